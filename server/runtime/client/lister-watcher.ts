@@ -1,0 +1,27 @@
+// cache.ListerWatcher: what a Reflector needs from an API server. One implementation speaks HTTP
+// through @kubernetes/client-node; tests use a scripted one.
+import type { KubeList, KubeObject, WatchEvent } from '../../../shared/models/object';
+
+export interface ListOptions {
+  labelSelector?: string;
+  fieldSelector?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+  limit?: number;
+  continue?: string;
+  timeoutSeconds?: number;
+  allowWatchBookmarks?: boolean;
+  sendInitialEvents?: boolean;
+}
+
+/** An open watch: events until the server closes it, the timeout passes, or stop() is called. */
+export interface WatchStream<T extends KubeObject = KubeObject> extends AsyncIterable<WatchEvent<T>> {
+  stop(): void;
+}
+
+export interface ListerWatcher<T extends KubeObject = KubeObject> {
+  /** One page (or the whole list when no limit is given). Rejects with ApiError on an error status. */
+  list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>>;
+  /** Opens a watch. Rejects with ApiError when the server refuses it (e.g. 410 for an expired resourceVersion). */
+  watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream<T>>;
+}

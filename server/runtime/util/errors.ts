@@ -1,0 +1,56 @@
+// API errors as apimachinery's k8s.io/apimachinery/pkg/api/errors classifies them.
+import type { KubeStatus } from '../../../shared/models/object';
+
+/** An error answered by the API server (or a transport failure, code 0). */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly code: number,
+    readonly reason: string,
+    message: string,
+    readonly status?: KubeStatus,
+  ) {
+    super(message);
+  }
+
+  static fromStatus(status: KubeStatus): ApiError {
+    return new ApiError(status.code, status.reason ?? '', status.message ?? `status ${status.code}`, status);
+  }
+}
+
+function reasonOf(err: unknown): { code: number; reason: string } | undefined {
+  if (err instanceof ApiError) return { code: err.code, reason: err.reason };
+  return undefined;
+}
+
+export const isNotFound = (err: unknown): boolean => reasonOf(err)?.reason === 'NotFound' || reasonOf(err)?.code === 404;
+export const isAlreadyExists = (err: unknown): boolean => reasonOf(err)?.reason === 'AlreadyExists';
+export const isConflict = (err: unknown): boolean => reasonOf(err)?.code === 409 && !isAlreadyExists(err);
+export const isForbidden = (err: unknown): boolean => reasonOf(err)?.code === 403;
+export const isUnauthorized = (err: unknown): boolean => reasonOf(err)?.code === 401;
+/** 410 Gone with reason Expired, or reason Gone: the resourceVersion is too old (compacted). */
+export const isResourceExpired = (err: unknown): boolean => {
+  const r = reasonOf(err);
+  return r !== undefined && (r.reason === 'Expired' || r.reason === 'Gone' || r.code === 410);
+};
+export const isTooManyRequests = (err: unknown): boolean => reasonOf(err)?.code === 429;
+
+/** A reconciler error that must not be retried (controller-runtime's reconcile.TerminalError). */
+export class TerminalError extends Error {
+  override readonly name = 'TerminalError';
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+export function terminalError(err: unknown): TerminalError {
+  return new TerminalError(err);
+}
+
+export function isTerminalError(err: unknown): err is TerminalError {
+  return err instanceof TerminalError;
+}
+
+export function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

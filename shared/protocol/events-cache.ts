@@ -1,0 +1,179 @@
+// Events from client-go's cache layer: reflector, DeltaFIFO/RealFIFO, indexer, shared informer.
+// Wire-stable: add new kinds and optional fields, never rename.
+import type { InformerId, ObjectKey, ObjectRef } from './ids';
+
+/** The reflector's states, as the UI names them. */
+export type ReflectorState = 'idle' | 'listing' | 'watching' | 'backoff' | 'relisting' | 'stopped';
+
+export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
+
+export interface ReflectorStateEvent {
+  kind: 'reflector.state';
+  informer: InformerId;
+  from: ReflectorState;
+  to: ReflectorState;
+  /** Why the transition happened, e.g. "410 Expired", "watch closed", "initial". */
+  reason: string;
+}
+
+/** A list is bracketed (begin ... end) so a relist never looks like N ordinary updates. */
+export interface ReflectorListBeginEvent {
+  kind: 'reflector.listBegin';
+  informer: InformerId;
+  resourceVersion: string;
+  /** true when this list replaces a previous one (410, watch failure, first list is false). */
+  relist: boolean;
+  cause: string;
+}
+
+export interface ReflectorListEndEvent {
+  kind: 'reflector.listEnd';
+  informer: InformerId;
+  resourceVersion: string;
+  items: number;
+  pages: number;
+  durationMs: number;
+  relist: boolean;
+  /** On relist: how many known objects were absent from the new list (tombstoned as Deleted). */
+  deletedFromRelist?: number;
+  error?: string;
+}
+
+export interface ReflectorWatchStartEvent {
+  kind: 'reflector.watchStart';
+  informer: InformerId;
+  resourceVersion: string;
+  timeoutSeconds: number;
+}
+
+export interface ReflectorWatchEndEvent {
+  kind: 'reflector.watchEnd';
+  informer: InformerId;
+  resourceVersion: string;
+  events: number;
+  durationMs: number;
+  /** "timeout", "closed", "expired", "error", "stopped", "too-short". */
+  reason: string;
+  error?: string;
+}
+
+export interface ReflectorWatchEventEvent {
+  kind: 'reflector.event';
+  informer: InformerId;
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  ref: ObjectRef;
+}
+
+export interface ReflectorBookmarkEvent {
+  kind: 'reflector.bookmark';
+  informer: InformerId;
+  resourceVersion: string;
+}
+
+export interface ReflectorErrorEvent {
+  kind: 'reflector.error';
+  informer: InformerId;
+  /** HTTP status or 0 for transport errors. */
+  code: number;
+  reason: string;
+  message: string;
+}
+
+export interface ReflectorBackoffEvent {
+  kind: 'reflector.backoff';
+  informer: InformerId;
+  delayMs: number;
+}
+
+export interface ReflectorResyncEvent {
+  kind: 'reflector.resync';
+  informer: InformerId;
+  keys: number;
+}
+
+export interface FifoDeltaEvent {
+  kind: 'fifo.delta';
+  informer: InformerId;
+  delta: DeltaType;
+  key: ObjectKey;
+  ref: ObjectRef;
+  /** Deltas now pending for this key, after de-duplication. */
+  pendingForKey: number;
+  /** Keys in the queue now. */
+  queueLength: number;
+  /** Set when the object is a DeletedFinalStateUnknown tombstone. */
+  tombstone?: boolean;
+}
+
+export interface FifoPopEvent {
+  kind: 'fifo.pop';
+  informer: InformerId;
+  key: ObjectKey;
+  deltas: DeltaType[];
+  queueLength: number;
+  durationMs: number;
+  requeued?: boolean;
+  error?: string;
+}
+
+export interface IndexerUpdateEvent {
+  kind: 'indexer.update';
+  informer: InformerId;
+  op: 'add' | 'update' | 'delete' | 'replace';
+  key: ObjectKey;
+  ref: ObjectRef;
+  size: number;
+}
+
+export interface IndexerReplaceEvent {
+  kind: 'indexer.replace';
+  informer: InformerId;
+  size: number;
+}
+
+export interface InformerHandlerEvent {
+  kind: 'informer.notify';
+  informer: InformerId;
+  handler: string;
+  type: 'add' | 'update' | 'delete';
+  ref: ObjectRef;
+  /** For adds: true when the handler was added late and is being told about existing items. */
+  initialList?: boolean;
+  /** For updates: true when old and new share a resourceVersion (a resync). */
+  resync?: boolean;
+}
+
+export interface InformerSyncedEvent {
+  kind: 'informer.synced';
+  informer: InformerId;
+  items: number;
+  durationMs: number;
+}
+
+export interface InformerLifecycleEvent {
+  kind: 'informer.lifecycle';
+  informer: InformerId;
+  phase: 'started' | 'stopped' | 'handlerAdded' | 'handlerRemoved';
+  handler?: string;
+  /** The queue implementation this informer uses. */
+  fifo?: 'DeltaFIFO' | 'RealFIFO';
+}
+
+export type CacheEvent =
+  | ReflectorStateEvent
+  | ReflectorListBeginEvent
+  | ReflectorListEndEvent
+  | ReflectorWatchStartEvent
+  | ReflectorWatchEndEvent
+  | ReflectorWatchEventEvent
+  | ReflectorBookmarkEvent
+  | ReflectorErrorEvent
+  | ReflectorBackoffEvent
+  | ReflectorResyncEvent
+  | FifoDeltaEvent
+  | FifoPopEvent
+  | IndexerUpdateEvent
+  | IndexerReplaceEvent
+  | InformerHandlerEvent
+  | InformerSyncedEvent
+  | InformerLifecycleEvent;

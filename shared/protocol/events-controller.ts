@@ -1,0 +1,94 @@
+// Events from controller-runtime: controllers, handlers/predicates, reconciles, the manager.
+import type { ControllerName, ObjectKey, ObjectRef } from './ids';
+import type { EnqueueCause } from './events-workqueue';
+
+export type ReconcileOutcome =
+  | 'success'
+  | 'requeue' // Result.Requeue (rate limited)
+  | 'requeueAfter'
+  | 'error'
+  | 'terminalError'
+  | 'panic'; // the reconciler threw (recovered)
+
+export interface ControllerLifecycleEvent {
+  kind: 'controller.lifecycle';
+  controller: ControllerName;
+  phase: 'starting' | 'waitingForCacheSync' | 'started' | 'stopping' | 'stopped' | 'cacheSyncTimeout';
+  workers?: number;
+  /** GVK of the For() type. */
+  forKind?: string;
+  error?: string;
+}
+
+/** A handler turned an informer event into requests, or a predicate filtered it out. */
+export interface HandlerEventEvent {
+  kind: 'handler.event';
+  controller: ControllerName;
+  /** e.g. "EnqueueRequestForObject", "EnqueueRequestForOwner", "EnqueueRequestsFromMapFunc". */
+  handler: string;
+  eventType: 'create' | 'update' | 'delete' | 'generic';
+  ref: ObjectRef;
+  /** Keys enqueued; empty when filtered or mapped to nothing. */
+  keys: ObjectKey[];
+  /** Names the predicate that rejected the event. */
+  filteredBy?: string;
+}
+
+export interface ReconcileStartEvent {
+  kind: 'reconcile.start';
+  controller: ControllerName;
+  key: ObjectKey;
+  worker: number;
+  /** Every cause absorbed into this reconcile since the key was last taken. */
+  causes: EnqueueCause[];
+  /** Attempt number: the queue's numRequeues for this key plus one. */
+  attempt: number;
+}
+
+export interface ReconcileEndEvent {
+  kind: 'reconcile.end';
+  controller: ControllerName;
+  key: ObjectKey;
+  worker: number;
+  durationMs: number;
+  outcome: ReconcileOutcome;
+  error?: string;
+  requeueAfterMs?: number;
+}
+
+export interface ClientRequestEvent {
+  kind: 'client.request';
+  /** The controller whose reconcile made the call, when known. */
+  controller?: ControllerName;
+  verb: 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deleteAllOf' | 'updateStatus' | 'patchStatus';
+  ref: ObjectRef;
+  /** true when served from the informer cache rather than the API server. */
+  cached: boolean;
+  durationMs: number;
+  code?: number;
+  error?: string;
+}
+
+export interface ManagerLifecycleEvent {
+  kind: 'manager.lifecycle';
+  phase: 'starting' | 'started' | 'stopping' | 'stopped' | 'error';
+  group?: 'HTTPServers' | 'Webhooks' | 'Caches' | 'Others' | 'WarmupRunnables' | 'LeaderElection';
+  error?: string;
+}
+
+export interface LeaderElectionEvent {
+  kind: 'leaderelection.state';
+  lease: string;
+  identity: string;
+  phase: 'acquiring' | 'acquired' | 'renewed' | 'lost' | 'released' | 'observed';
+  holder?: string;
+}
+
+export type ControllerEvent =
+  | ControllerLifecycleEvent
+  | HandlerEventEvent
+  | ReconcileStartEvent
+  | ReconcileEndEvent
+  | ClientRequestEvent
+  | ManagerLifecycleEvent
+  | LeaderElectionEvent;
