@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { CliUsageError, DEMO_CONTROLLERS, parseCli } from './cli-options';
+
+function dashboard(argv: string[]) {
+  const o = parseCli(argv, {});
+  if (o.command !== 'dashboard') throw new Error(`expected dashboard options, got ${o.command}`);
+  return o;
+}
+
+function usageError(argv: string[]): string {
+  try {
+    parseCli(argv, {});
+  } catch (err) {
+    expect(err).toBeInstanceOf(CliUsageError);
+    return (err as Error).message;
+  }
+  throw new Error(`expected ${argv.join(' ')} to be refused`);
+}
+
+describe('parseCli', () => {
+  it('defaults to the sandbox on loopback with every demo controller, read-only', () => {
+    const o = dashboard([]);
+    expect(o.cluster).toEqual({ mode: 'sandbox' });
+    expect(o.host).toBe('127.0.0.1');
+    expect(o.port).toBe(7070);
+    expect(o.allowWrites).toBe(false);
+    expect(o.controllers).toEqual([...DEMO_CONTROLLERS]);
+  });
+
+  it('takes a kubeconfig cluster with a context, running only the pod counter by default', () => {
+    const o = dashboard(['--kubeconfig', '/tmp/k', '--context', 'kind', '-n', 'team-a', '--allow-writes']);
+    expect(o.cluster).toEqual({ mode: 'kubeconfig', kubeconfig: '/tmp/k', context: 'kind' });
+    expect(o.namespace).toBe('team-a');
+    expect(o.allowWrites).toBe(true);
+    expect(o.controllers).toEqual(['pod-counter']);
+  });
+
+  it('parses replay with a speed, and the sandbox subcommand', () => {
+    expect(dashboard(['--replay', 'r.jsonl', '--replay-speed', 'max']).cluster).toEqual({
+      mode: 'replay',
+      file: 'r.jsonl',
+      speed: 'max',
+    });
+    expect(parseCli(['sandbox', '--port', '0', '--kubeconfig-out', 'k.yaml'], {})).toEqual({
+      command: 'sandbox',
+      port: 0,
+      host: '127.0.0.1',
+      kubeconfigOut: 'k.yaml',
+    });
+  });
+
+  it('answers --help with text that explains every flag', () => {
+    const o = parseCli(['--help'], {});
+    expect(o.command).toBe('help');
+    const text = o.command === 'help' ? o.text : '';
+    for (const flag of [
+      '--kubeconfig',
+      '--context',
+      '--sandbox',
+      '--envtest',
+      '--namespace',
+      '--controllers',
+      '--port',
+      '--host',
+      '--auth-token',
+      '--allow-writes',
+      '--record',
+      '--replay',
+      '--open',
+    ]) {
+      expect(text).toContain(flag);
+    }
+  });
+
+  it('refuses unknown flags and bad values with what was expected', () => {
+    expect(usageError(['--frobnicate'])).toMatch(/frobnicate.*--help/);
+    expect(usageError(['--port', 'http'])).toMatch(/--port expects a port number/);
+    expect(usageError(['--port', '70000'])).toMatch(/--port expects/);
+    expect(usageError(['--controllers', 'pod-counter,nope'])).toMatch(/unknown: nope/);
+    expect(usageError(['--sandbox', '--envtest'])).toMatch(/choose one cluster/);
+    expect(usageError(['--replay-speed', '10'])).toMatch(/needs --replay/);
+    expect(usageError(['--replay', 'x', '--replay-speed', '3'])).toMatch(/1, 10 or max/);
+    expect(usageError(['--auth-token', 'short'])).toMatch(/at least 16/);
+    expect(usageError(['serve'])).toMatch(/unexpected argument 'serve'/);
+  });
+});

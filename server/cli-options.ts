@@ -1,0 +1,218 @@
+// Command-line flags: parsing, validation and --help. No logic beyond turning argv into options.
+import { parseArgs } from 'node:util';
+
+export const DEMO_CONTROLLERS = ['pod-counter', 'replicaset-owner', 'flaky', 'hot-loop'] as const;
+export type DemoControllerName = (typeof DEMO_CONTROLLERS)[number];
+
+export type ClusterChoice =
+  | { mode: 'sandbox' }
+  | { mode: 'envtest' }
+  | { mode: 'kubeconfig'; kubeconfig?: string; context?: string }
+  | { mode: 'replay'; file: string; speed: ReplaySpeed };
+
+export type ReplaySpeed = 1 | 10 | 'max';
+
+export interface DashboardOptions {
+  command: 'dashboard';
+  cluster: ClusterChoice;
+  namespace?: string;
+  controllers: DemoControllerName[];
+  port: number;
+  host: string;
+  authToken?: string;
+  allowWrites: boolean;
+  record?: string;
+  open: boolean;
+}
+
+export interface SandboxOptions {
+  command: 'sandbox';
+  port: number;
+  host: string;
+  kubeconfigOut?: string;
+}
+
+export type CliOptions = DashboardOptions | SandboxOptions | { command: 'help'; text: string };
+
+export class CliUsageError extends Error {
+  override readonly name = 'CliUsageError';
+}
+
+export const HELP = `controller-scope: watch a Kubernetes controller work, live.
+
+Usage:
+  controller-scope [flags]                      the dashboard (embedded sandbox cluster unless told otherwise)
+  controller-scope sandbox [--port P] [--kubeconfig-out FILE]
+                                                only the sandbox API server, for kubectl and other clients
+
+Cluster (pick one; default: the embedded sandbox when no kubeconfig is found):
+      --sandbox               run against the embedded sandbox API server (zero set-up)
+      --envtest               start a real kube-apiserver + etcd (binaries from scripts/setup-envtest.sh)
+      --kubeconfig FILE       connect to the cluster in FILE (read-only unless --allow-writes)
+      --context NAME          the kubeconfig context to use (default: current-context)
+      --replay FILE           serve a recording made with --record; no cluster needed
+      --replay-speed S        1, 10 or max (default 1)
+
+What to run:
+  -n, --namespace NS          watch only namespace NS (default: all namespaces)
+      --controllers LIST      comma-separated demo controllers to run: ${DEMO_CONTROLLERS.join(', ')}
+                              (default: all on the sandbox and envtest, pod-counter on a real cluster)
+
+Dashboard:
+      --port N                port to listen on (default 7070; 0 picks a free one)
+      --host ADDR             address to bind (default 127.0.0.1; anything else requires a token)
+      --auth-token T          token browsers must present (generated and printed when --host is not loopback)
+      --allow-writes          allow commands that change a real cluster (faults, workload, requeue)
+      --record FILE           write the event stream to FILE as JSON lines (attach it to a bug report)
+      --open                  open the dashboard in a browser
+  -h, --help                  this text
+`;
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+function parsePort(flag: string, value: string | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n > 65535) {
+    throw new CliUsageError(`${flag} expects a port number from 0 to 65535, got '${value}'`);
+  }
+  return n;
+}
+
+function parseControllers(value: string | undefined, fallback: DemoControllerName[]): DemoControllerName[] {
+  if (value === undefined) return fallback;
+  const names = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const known = new Set<string>(DEMO_CONTROLLERS);
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length > 0 || names.length === 0) {
+    throw new CliUsageError(
+      `--controllers expects a comma-separated list of ${DEMO_CONTROLLERS.join(', ')}; ` +
+        (unknown.length ? `unknown: ${unknown.join(', ')}` : 'got an empty list'),
+    );
+  }
+  return names as DemoControllerName[];
+}
+
+function parseSpeed(value: string | undefined): ReplaySpeed {
+  if (value === undefined || value === '1') return 1;
+  if (value === '10') return 10;
+  if (value === 'max') return 'max';
+  throw new CliUsageError(`--replay-speed expects 1, 10 or max, got '${value}'`);
+}
+
+/** Turns node's parseArgs errors into messages that say what was expected. */
+function parse<R>(run: () => R): R {
+  try {
+    return run();
+  } catch (err) {
+    const msg = err instanceof Error ? err.message : String(err);
+    throw new CliUsageError(
+      `${msg.replace(/\. To specify a positional argument.*$/s, '')}. Run with --help to see the flags.`,
+    );
+  }
+}
+
+export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+  if (argv[0] === 'sandbox') {
+    const { values } = parse(() =>
+      parseArgs({
+        args: argv.slice(1),
+        strict: true,
+        allowPositionals: false,
+        options: {
+          port: { type: 'string' },
+          host: { type: 'string' },
+          'kubeconfig-out': { type: 'string' },
+          help: { type: 'boolean', short: 'h' },
+        },
+      }),
+    );
+    if (values.help) return { command: 'help', text: HELP };
+    const host = values.host ?? '127.0.0.1';
+    return {
+      command: 'sandbox',
+      port: parsePort('--port', values.port, 6443),
+      host,
+      kubeconfigOut: values['kubeconfig-out'],
+    };
+  }
+
+  const { values, positionals } = parse(() =>
+    parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        sandbox: { type: 'boolean' },
+        envtest: { type: 'boolean' },
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        replay: { type: 'string' },
+        'replay-speed': { type: 'string' },
+        namespace: { type: 'string', short: 'n' },
+        controllers: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'auth-token': { type: 'string' },
+        'allow-writes': { type: 'boolean' },
+        record: { type: 'string' },
+        open: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (values.help) return { command: 'help', text: HELP };
+  if (positionals.length > 0) {
+    throw new CliUsageError(
+      `unexpected argument '${positionals[0]}': the only subcommand is 'sandbox'. Run with --help.`,
+    );
+  }
+
+  const chosen = [
+    values.sandbox && '--sandbox',
+    values.envtest && '--envtest',
+    values.replay && '--replay',
+    values.kubeconfig && '--kubeconfig',
+  ].filter((x): x is string => typeof x === 'string');
+  if (chosen.length > 1) throw new CliUsageError(`choose one cluster, got ${chosen.join(' and ')}`);
+  if (values.context && (values.sandbox || values.envtest || values.replay)) {
+    throw new CliUsageError('--context applies to a kubeconfig cluster, not to --sandbox, --envtest or --replay');
+  }
+  if (values['replay-speed'] && !values.replay) throw new CliUsageError('--replay-speed needs --replay FILE');
+  if (values.record && values.replay) throw new CliUsageError('--record and --replay cannot be used together');
+
+  let cluster: ClusterChoice;
+  if (values.replay) cluster = { mode: 'replay', file: values.replay, speed: parseSpeed(values['replay-speed']) };
+  else if (values.envtest) cluster = { mode: 'envtest' };
+  else if (values.sandbox) cluster = { mode: 'sandbox' };
+  else if (values.kubeconfig || values.context || env.CONTROLLER_SCOPE_USE_KUBECONFIG === '1')
+    cluster = { mode: 'kubeconfig', kubeconfig: values.kubeconfig, context: values.context };
+  else cluster = { mode: 'sandbox' };
+
+  const host = values.host ?? '127.0.0.1';
+  const authToken = values['auth-token'];
+  if (authToken !== undefined && authToken.length < 16) {
+    throw new CliUsageError('--auth-token must be at least 16 characters (or leave it out to have one generated)');
+  }
+  const realCluster = cluster.mode === 'kubeconfig';
+  const defaultControllers: DemoControllerName[] = realCluster ? ['pod-counter'] : [...DEMO_CONTROLLERS];
+  return {
+    command: 'dashboard',
+    cluster,
+    namespace: values.namespace,
+    controllers: parseControllers(values.controllers, defaultControllers),
+    port: parsePort('--port', values.port, 7070),
+    host,
+    authToken,
+    allowWrites: values['allow-writes'] ?? false,
+    record: values.record,
+    open: values.open ?? false,
+  };
+}
