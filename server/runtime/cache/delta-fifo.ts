@@ -1,0 +1,331 @@
+// Ports client-go tools/cache/delta_fifo.go, keeping the classic (v0.32) surface: List/ListKeys/Get/
+// GetByKey, AddIfNotPresent and ErrRequeue, which the classic tests exercise.
+import type { KubeObject } from '../../../shared/models/object';
+import type { DeltaType } from '../../../shared/protocol/events-cache';
+import type { InformerId } from '../../../shared/protocol/ids';
+import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { realClock, type Clock } from '../util/clock';
+import { errorMessage } from '../util/errors';
+import { ErrFIFOClosed, ErrRequeue, PopWaiters, type PopProcessFunc, type Queue } from './fifo';
+import { DeletedFinalStateUnknown, type KeyFunc, type TransformFunc } from './interfaces';
+import { KeyError, metaNamespaceKeyFunc } from './keys';
+import { objectRef } from './object-ref';
+import type { KeyListerGetter } from './reflector-store';
+
+export type { DeltaType } from '../../../shared/protocol/events-cache';
+
+/** cache.Delta: one change; the object is the state after it (or a tombstone for inferred deletes). */
+export interface Delta<T = KubeObject> {
+  type: DeltaType;
+  object: T | DeletedFinalStateUnknown<T>;
+}
+
+/** cache.Deltas: oldest first. */
+export type Deltas<T = KubeObject> = Delta<T>[];
+
+export const oldest = <T>(d: Deltas<T>): Delta<T> | undefined => d[0];
+export const newest = <T>(d: Deltas<T>): Delta<T> | undefined => d[d.length - 1];
+
+export class ZeroLengthDeltasError extends Error {
+  override readonly name = 'ZeroLengthDeltasError';
+  constructor() {
+    super("0 length Deltas object; can't get key");
+  }
+}
+/** cache.ErrZeroLengthDeltasObject */
+export const ErrZeroLengthDeltasObject = new ZeroLengthDeltasError();
+
+export interface DeltaFIFOOptions<T> {
+  /** Default metaNamespaceKeyFunc. */
+  keyFunction?: KeyFunc;
+  /** What the consumer already knows (normally the informer's indexer). Default none. */
+  knownObjects?: KeyListerGetter<T>;
+  /** Replace emits Replaced instead of Sync. Default false; informers set true. */
+  emitDeltaTypeReplaced?: boolean;
+  /** Applied once to each object entering the queue (not to tombstones or Sync). Default none. */
+  transformer?: TransformFunc<T>;
+  /** Default "DeltaFIFO". */
+  name?: string;
+  /** Called once, when the queue first reports synced (after the last initial item was processed). */
+  onSynced?: () => void;
+  /** Default NOOP_PROBE. Emits fifo.delta and fifo.pop. */
+  probe?: Probe;
+  /** Names the owning informer in probe events. Default "". */
+  informer?: InformerId;
+  /** gvk used in probe refs. Default "". */
+  gvk?: string;
+  /** Times pops for probes. Default realClock. */
+  clock?: Clock;
+}
+
+export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
+  readonly name: string;
+  private items = new Map<string, Deltas<T>>();
+  private queue: string[] = [];
+  private populated = false;
+  private initialPopulationCount = 0;
+  private closed = false;
+  private syncedSignalled = false;
+  private readonly keyFunc: KeyFunc;
+  private readonly knownObjects: KeyListerGetter<T> | undefined;
+  private readonly emitDeltaTypeReplaced: boolean;
+  private readonly transformer: TransformFunc<T> | undefined;
+  private readonly onSynced: (() => void) | undefined;
+  private readonly probe: Probe;
+  private readonly informer: InformerId;
+  private readonly gvk: string;
+  private readonly clock: Clock;
+  private readonly waiters = new PopWaiters();
+
+  constructor(options: DeltaFIFOOptions<T> = {}) {
+    this.name = options.name ?? 'DeltaFIFO';
+    this.keyFunc = options.keyFunction ?? metaNamespaceKeyFunc;
+    this.knownObjects = options.knownObjects;
+    this.emitDeltaTypeReplaced = options.emitDeltaTypeReplaced ?? false;
+    this.transformer = options.transformer;
+    this.onSynced = options.onSynced;
+    this.probe = options.probe ?? NOOP_PROBE;
+    this.informer = options.informer ?? '';
+    this.gvk = options.gvk ?? '';
+    this.clock = options.clock ?? realClock;
+  }
+
+  /** Key of an object, a tombstone, or a Deltas list (its newest object). */
+  keyOf(obj: unknown): string {
+    let o = obj;
+    if (Array.isArray(o)) {
+      const d = newest(o as Deltas<T>);
+      if (!d) throw new KeyError(obj, ErrZeroLengthDeltasObject);
+      o = d.object;
+    }
+    if (o instanceof DeletedFinalStateUnknown) return o.key;
+    try {
+      return this.keyFunc(o);
+    } catch (err) {
+      throw err instanceof KeyError ? err : new KeyError(o, err);
+    }
+  }
+
+  hasSynced(): boolean {
+    return this.populated && this.initialPopulationCount === 0;
+  }
+
+  add(obj: T): void {
+    this.markPopulated();
+    this.queueAction('Added', obj);
+  }
+
+  update(obj: T): void {
+    this.markPopulated();
+    this.queueAction('Updated', obj);
+  }
+
+  /** Queues a Deleted delta unless the key is unknown everywhere (already deleted by a relist). */
+  delete(obj: T | DeletedFinalStateUnknown<T>): void {
+    const key = this.keyOf(obj);
+    this.markPopulated();
+    if (!this.items.has(key)) {
+      if (!this.knownObjects) return;
+      if (this.knownObjects.getByKey(key) === undefined) return;
+    }
+    this.queueAction('Deleted', obj);
+  }
+
+  /** Classic API: re-inserts a popped Deltas list unless its key is queued again meanwhile. */
+  addIfNotPresent(deltas: unknown): void {
+    if (!Array.isArray(deltas)) throw new Error(`object must be of type deltas, but got: ${String(deltas)}`);
+    const key = this.keyOf(deltas);
+    this.populated = true;
+    if (this.items.has(key)) return;
+    this.queue.push(key);
+    this.items.set(key, [...(deltas as Deltas<T>)]);
+    this.waiters.broadcast();
+  }
+
+  /** Newest object of each queued key (classic read API). */
+  list(): (T | DeletedFinalStateUnknown<T>)[] {
+    const out: (T | DeletedFinalStateUnknown<T>)[] = [];
+    for (const d of this.items.values()) {
+      const n = newest(d);
+      if (n) out.push(n.object);
+    }
+    return out;
+  }
+
+  /** Keys in queue order. */
+  listKeys(): string[] {
+    return [...this.queue];
+  }
+
+  /** A copy of the deltas queued for obj's key. */
+  get(obj: unknown): Deltas<T> | undefined {
+    return this.getByKey(this.keyOf(obj));
+  }
+
+  getByKey(key: string): Deltas<T> | undefined {
+    const d = this.items.get(key);
+    return d ? [...d] : undefined;
+  }
+
+  isClosed(): boolean {
+    return this.closed;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.waiters.broadcast();
+  }
+
+  /**
+   * Queues Replaced (or Sync) for every listed object, then tombstones for keys that are queued or
+   * known but absent from list. Returns how many deletions were inferred.
+   */
+  replace(list: T[], _resourceVersion: string): number {
+    const action: DeltaType = this.emitDeltaTypeReplaced ? 'Replaced' : 'Sync';
+    const keys = new Set<string>();
+    for (const obj of list) {
+      keys.add(this.keyOf(obj));
+      this.queueAction(action, obj);
+    }
+    let queuedDeletions = 0;
+    for (const [k, deltas] of [...this.items]) {
+      if (keys.has(k)) continue;
+      let deleted: unknown = newest(deltas)?.object;
+      if (deleted instanceof DeletedFinalStateUnknown) deleted = deleted.obj;
+      queuedDeletions++;
+      this.queueAction('Deleted', new DeletedFinalStateUnknown(k, deleted as T));
+    }
+    if (this.knownObjects) {
+      for (const k of this.knownObjects.listKeys()) {
+        if (keys.has(k) || this.items.has(k)) continue;
+        // A vanished key still gets a tombstone, with no last state.
+        const known = this.knownObjects.getByKey(k);
+        queuedDeletions++;
+        this.queueAction('Deleted', new DeletedFinalStateUnknown(k, known as T));
+      }
+    }
+    if (!this.populated) {
+      this.populated = true;
+      this.initialPopulationCount = keys.size + queuedDeletions;
+      this.checkSynced();
+    }
+    return queuedDeletions;
+  }
+
+  /** Queues Sync for known objects whose keys have nothing queued. Returns how many were queued. */
+  resync(): number {
+    if (!this.knownObjects) return 0;
+    let n = 0;
+    for (const k of this.knownObjects.listKeys()) {
+      if (this.items.has(k)) continue;
+      const obj = this.knownObjects.getByKey(k);
+      if (obj === undefined) continue;
+      this.queueAction('Sync', obj);
+      n++;
+    }
+    return n;
+  }
+
+  /**
+   * Waits for a key, removes it with all its deltas and runs process on them before anything else
+   * can touch the queue. ErrRequeue puts them back at the end (unless the key was queued again).
+   */
+  async pop(process: PopProcessFunc<Deltas<T>>): Promise<Deltas<T>> {
+    for (;;) {
+      while (this.queue.length === 0) {
+        if (this.closed) throw ErrFIFOClosed;
+        await this.waiters.wait();
+      }
+      const isInInitialList = !this.hasSynced();
+      const key = this.queue.shift() as string;
+      const deltas = this.items.get(key);
+      if (!deltas) {
+        if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+        this.checkSynced();
+        continue;
+      }
+      this.items.delete(key);
+      const start = this.probe.enabled ? this.clock.now() : 0;
+      let requeued = false;
+      let failure: unknown;
+      let failed = false;
+      try {
+        process(deltas, isInInitialList);
+      } catch (err) {
+        if (err instanceof ErrRequeue) {
+          requeued = true;
+          this.addIfNotPresent(deltas);
+          if (err.err !== undefined) [failed, failure] = [true, err.err];
+        } else {
+          [failed, failure] = [true, err];
+        }
+      }
+      if (this.initialPopulationCount > 0) {
+        this.initialPopulationCount--;
+        this.checkSynced();
+      }
+      if (this.probe.enabled) {
+        this.probe.emit({
+          kind: 'fifo.pop',
+          informer: this.informer,
+          key,
+          deltas: deltas.map((d) => d.type),
+          queueLength: this.queue.length,
+          durationMs: this.clock.now() - start,
+          ...(requeued ? { requeued } : {}),
+          ...(failed ? { error: errorMessage(failure) } : {}),
+        });
+      }
+      if (failed) throw failure;
+      return deltas;
+    }
+  }
+
+  private markPopulated(): void {
+    this.populated = true;
+    this.checkSynced();
+  }
+
+  private checkSynced(): void {
+    if (this.syncedSignalled || !this.hasSynced()) return;
+    this.syncedSignalled = true;
+    this.onSynced?.();
+  }
+
+  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
+    const key = this.keyOf(obj);
+    let stored = obj;
+    // Tombstones and Sync carry objects that were already transformed on their way in.
+    if (this.transformer && type !== 'Sync' && !(obj instanceof DeletedFinalStateUnknown)) {
+      stored = this.transformer(obj);
+    }
+    const existing = this.items.get(key);
+    const deltas = dedupDeltas([...(existing ?? []), { type, object: stored }]);
+    if (!existing) this.queue.push(key);
+    this.items.set(key, deltas);
+    this.waiters.broadcast();
+    if (this.probe.enabled) {
+      this.probe.emit({
+        kind: 'fifo.delta',
+        informer: this.informer,
+        delta: type,
+        key,
+        ref: objectRef(stored, this.gvk, key),
+        pendingForKey: deltas.length,
+        queueLength: this.queue.length,
+        ...(stored instanceof DeletedFinalStateUnknown ? { tombstone: true } : {}),
+      });
+    }
+  }
+}
+
+/** The only de-duplication: two trailing Deleted collapse, preferring the one that is not a tombstone. */
+export function dedupDeltas<T>(deltas: Deltas<T>): Deltas<T> {
+  const n = deltas.length;
+  if (n < 2) return deltas;
+  const a = deltas[n - 2] as Delta<T>;
+  const b = deltas[n - 1] as Delta<T>;
+  if (a.type !== 'Deleted' || b.type !== 'Deleted') return deltas;
+  const keep = a.object instanceof DeletedFinalStateUnknown ? b : a;
+  return [...deltas.slice(0, n - 2), keep];
+}
