@@ -1,0 +1,239 @@
+// Scenarios from controller-runtime pkg/handler/eventhandler_test.go.
+import { describe, expect, it } from 'vitest';
+import type { KubeObject, OwnerReference } from '../../../shared/models/object';
+import { FakeRequestQueue } from '../testing/fake-request-queue';
+import { requestKey } from '../reconcile/reconcile';
+import { enqueueRequestForObject } from './enqueue';
+import { enqueueRequestsFromMapFunc } from './enqueue-mapped';
+import { enqueueRequestForOwner } from './enqueue-owner';
+import { funcs, LOW_PRIORITY, type HandlerContext } from './eventhandler';
+
+const ctx: HandlerContext = { signal: new AbortController().signal };
+const pod = (ns: string, name: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { namespace: ns, name, resourceVersion: '1', ...extra },
+});
+const keys = (q: FakeRequestQueue): string[] => q.queued().map(requestKey);
+
+describe('EnqueueRequestForObject', () => {
+  const h = enqueueRequestForObject();
+  it('enqueues a request for Create, Delete and Generic events', () => {
+    for (const ev of ['create', 'delete', 'generic'] as const) {
+      const q = new FakeRequestQueue();
+      h[ev](ctx, { object: pod('biz', 'baz') }, q);
+      expect(keys(q)).toEqual(['biz/baz']);
+      expect(q.calls[0]?.cause).toMatchObject({ type: 'event', eventType: ev, source: { name: 'baz' } });
+    }
+  });
+  it('enqueues only the new object for an update', () => {
+    const q = new FakeRequestQueue();
+    h.update(ctx, { objectOld: pod('biz', 'baz'), objectNew: pod('biz2', 'baz2') }, q);
+    expect(keys(q)).toEqual(['biz2/baz2']);
+  });
+  it('falls back to the old object when the new one is missing, and vice versa', () => {
+    const q1 = new FakeRequestQueue();
+    h.update(ctx, { objectOld: undefined, objectNew: pod('biz', 'baz') }, q1);
+    expect(keys(q1)).toEqual(['biz/baz']);
+    const q2 = new FakeRequestQueue();
+    h.update(ctx, { objectOld: pod('biz', 'baz'), objectNew: undefined }, q2);
+    expect(keys(q2)).toEqual(['biz/baz']);
+  });
+  it('enqueues nothing for a missing object', () => {
+    const q = new FakeRequestQueue();
+    h.create(ctx, { object: undefined }, q);
+    h.delete(ctx, { object: undefined }, q);
+    h.generic(ctx, { object: undefined }, q);
+    expect(q.len()).toBe(0);
+  });
+  it('marks updates with an unchanged resourceVersion as resync', () => {
+    const q = new FakeRequestQueue();
+    h.update(ctx, { objectOld: pod('biz', 'baz'), objectNew: pod('biz', 'baz') }, q);
+    expect(q.calls[0]?.cause?.type).toBe('resync');
+  });
+});
+
+describe('EnqueueRequestsFromMapFunc', () => {
+  it('enqueues every mapped request', () => {
+    const q = new FakeRequestQueue();
+    const h = enqueueRequestsFromMapFunc(() => [
+      { namespace: 'foo', name: 'bar' },
+      { namespace: 'biz', name: 'baz' },
+    ]);
+    h.create(ctx, { object: pod('biz', 'baz') }, q);
+    expect(q.len()).toBe(2);
+    expect(q.calls.map((c) => c.cause?.type)).toEqual(['mapped', 'mapped']);
+  });
+  it('maps both the old and the new object on updates', () => {
+    const q = new FakeRequestQueue();
+    const h = enqueueRequestsFromMapFunc((_c, o) => [
+      { namespace: 'foo', name: `${o.metadata.name}-bar` },
+      { namespace: 'biz', name: `${o.metadata.name}-baz` },
+    ]);
+    h.update(ctx, { objectOld: pod('biz', 'baz'), objectNew: pod('biz', 'baz', { resourceVersion: '2' }) }, q);
+    expect(keys(q)).toEqual(['foo/baz-bar', 'biz/baz-baz']);
+  });
+  it('awaits asynchronous map functions', async () => {
+    const q = new FakeRequestQueue();
+    const h = enqueueRequestsFromMapFunc(async () => [{ namespace: 'a', name: 'b' }]);
+    await h.generic(ctx, { object: pod('biz', 'baz') }, q);
+    expect(keys(q)).toEqual(['a/b']);
+  });
+});
+
+describe('EnqueueRequestForOwner', () => {
+  const ref = (name: string, o: Partial<OwnerReference> = {}): OwnerReference => ({
+    apiVersion: 'apps/v1',
+    kind: 'ReplicaSet',
+    name,
+    uid: `uid-${name}`,
+    ...o,
+  });
+  const owned = (ns: string, refs: OwnerReference[]): KubeObject => pod(ns, 'foo', { ownerReferences: refs });
+  const h = enqueueRequestForOwner({ ownerType: 'apps/v1/ReplicaSet' });
+
+  it('enqueues the owner for Create, Delete and Generic', () => {
+    for (const ev of ['create', 'delete', 'generic'] as const) {
+      const q = new FakeRequestQueue();
+      h[ev](ctx, { object: owned('biz', [ref('foo-parent')]) }, q);
+      expect(keys(q)).toEqual(['biz/foo-parent']);
+      expect(q.calls[0]?.cause).toMatchObject({ type: 'owner', eventType: ev, source: { name: 'foo' } });
+    }
+  });
+  it('enqueues the owners of both objects on update, each in its own namespace', () => {
+    const q = new FakeRequestQueue();
+    h.update(
+      ctx,
+      { objectOld: owned('biz1', [ref('foo1-parent')]), objectNew: owned('biz2', [ref('foo2-parent')]) },
+      q,
+    );
+    expect(keys(q).sort()).toEqual(['biz1/foo1-parent', 'biz2/foo2-parent']);
+  });
+  it('de-duplicates the same owner on update', () => {
+    const q = new FakeRequestQueue();
+    h.update(ctx, { objectOld: owned('biz', [ref('foo-parent')]), objectNew: owned('biz', [ref('foo-parent')]) }, q);
+    expect(q.count('add')).toBe(1);
+  });
+  it('ignores owners of another group or kind', () => {
+    const q = new FakeRequestQueue();
+    h.create(
+      ctx,
+      { object: owned('biz', [ref('a', { apiVersion: 'extensions/v1' }), ref('b', { kind: 'Deployment' })]) },
+      q,
+    );
+    expect(q.len()).toBe(0);
+  });
+  it('matches on group and kind, not version', () => {
+    const q = new FakeRequestQueue();
+    const hpa = enqueueRequestForOwner({ ownerType: 'autoscaling/v1/HorizontalPodAutoscaler' });
+    hpa.create(
+      ctx,
+      { object: owned('biz', [ref('foo-parent', { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler' })]) },
+      q,
+    );
+    expect(keys(q)).toEqual(['biz/foo-parent']);
+  });
+  it('uses an empty namespace for cluster-scoped owners', () => {
+    const q = new FakeRequestQueue();
+    const node = enqueueRequestForOwner({ ownerType: 'v1/Node' });
+    node.create(ctx, { object: owned('biz', [ref('node-1', { apiVersion: 'v1', kind: 'Node' })]) }, q);
+    expect(keys(q)).toEqual(['node-1']);
+  });
+  it('enqueues nothing without owners or objects', () => {
+    const q = new FakeRequestQueue();
+    h.create(ctx, { object: owned('biz', []) }, q);
+    h.create(ctx, { object: undefined }, q);
+    expect(q.len()).toBe(0);
+  });
+  it('with OnlyControllerOwner enqueues only the controller reference', () => {
+    const q = new FakeRequestQueue();
+    const only = enqueueRequestForOwner({ ownerType: 'apps/v1/ReplicaSet', onlyControllerOwner: true });
+    const refs = [
+      ref('foo1-parent'),
+      ref('foo2-parent', { controller: true }),
+      ref('foo3-parent'),
+      ref('foo4-parent', { controller: true }),
+      ref('foo5-parent'),
+    ];
+    only.create(ctx, { object: owned('biz', refs) }, q);
+    expect(keys(q)).toEqual(['biz/foo2-parent']);
+    const q2 = new FakeRequestQueue();
+    only.create(ctx, { object: owned('biz', [ref('a'), ref('b')]) }, q2);
+    expect(q2.len()).toBe(0);
+  });
+  it('without OnlyControllerOwner enqueues every matching owner', () => {
+    const q = new FakeRequestQueue();
+    h.create(ctx, { object: owned('biz', [ref('a'), ref('b', { controller: true }), ref('c')]) }, q);
+    expect(q.len()).toBe(3);
+  });
+  it('stops on an invalid apiVersion', () => {
+    const q = new FakeRequestQueue();
+    const errors: unknown[] = [];
+    const h2 = enqueueRequestForOwner({ ownerType: 'apps/v1/ReplicaSet', onError: (e) => errors.push(e) });
+    h2.create(ctx, { object: owned('biz', [ref('x', { apiVersion: 'apps/v1/fail' })]) }, q);
+    expect(q.len()).toBe(0);
+    expect(errors).toHaveLength(1);
+  });
+  it('throws without an owner type', () => {
+    expect(() => enqueueRequestForOwner({ ownerType: undefined as unknown as string })).toThrow();
+  });
+  it('waits for an asynchronous scope lookup once', async () => {
+    let lookups = 0;
+    const h2 = enqueueRequestForOwner({
+      ownerType: 'example.com/v1/Widget',
+      isNamespaced: async () => {
+        lookups++;
+        return false;
+      },
+    });
+    const q = new FakeRequestQueue();
+    const w = (name: string): KubeObject =>
+      owned('biz', [ref(name, { apiVersion: 'example.com/v1beta1', kind: 'Widget' })]);
+    await h2.create(ctx, { object: w('w1') }, q);
+    await h2.create(ctx, { object: w('w2') }, q);
+    expect(keys(q)).toEqual(['w1', 'w2']);
+    expect(lookups).toBe(1);
+  });
+});
+
+describe('Funcs', () => {
+  it('calls each function only when provided', () => {
+    const seen: string[] = [];
+    const h = funcs({ create: () => void seen.push('create'), generic: () => void seen.push('generic') });
+    const q = new FakeRequestQueue();
+    h.create(ctx, { object: pod('a', 'b') }, q);
+    h.update(ctx, { objectOld: pod('a', 'b'), objectNew: pod('a', 'b') }, q);
+    h.delete(ctx, { object: pod('a', 'b') }, q);
+    h.generic(ctx, { object: pod('a', 'b') }, q);
+    expect(seen).toEqual(['create', 'generic']);
+  });
+});
+
+describe('WithLowPriorityWhenUnchanged', () => {
+  const handlers = {
+    object: enqueueRequestForObject(),
+    mapped: enqueueRequestsFromMapFunc((_c, o) => [{ namespace: o.metadata.namespace ?? '', name: 'x' }]),
+    owner: enqueueRequestForOwner({ ownerType: 'apps/v1/ReplicaSet' }),
+  };
+  const obj = (rv: string): KubeObject =>
+    pod('ns', 'p', {
+      resourceVersion: rv,
+      ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'x', uid: 'u' }],
+    });
+  for (const [name, h] of Object.entries(handlers)) {
+    it(`${name}: initial-list creates and unchanged updates get low priority`, () => {
+      const q = new FakeRequestQueue({ priority: true });
+      h.create(ctx, { object: obj('1'), isInInitialList: true }, q);
+      h.create(ctx, { object: obj('1') }, q);
+      h.update(ctx, { objectOld: obj('1'), objectNew: obj('1') }, q);
+      h.update(ctx, { objectOld: obj('1'), objectNew: obj('2') }, q);
+      const prios = q.calls.map((c) => (c.op === 'addWithOpts' ? c.opts?.priority : 'plain'));
+      expect(prios).toEqual([LOW_PRIORITY, 'plain', LOW_PRIORITY, 'plain']);
+    });
+    it(`${name}: plain queues get ordinary adds`, () => {
+      const q = new FakeRequestQueue();
+      h.create(ctx, { object: obj('1'), isInInitialList: true }, q);
+      expect(q.calls.map((c) => c.op)).toEqual(['add']);
+    });
+  }
+});

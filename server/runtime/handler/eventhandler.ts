@@ -1,0 +1,101 @@
+// Ports controller-runtime pkg/handler/eventhandler.go: the EventHandler contract and the Funcs adapter,
+// plus the priority-aware enqueue helper (WithLowPriorityWhenUnchanged) the built-in handlers share.
+import type { KubeObject } from '../../../shared/models/object';
+import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
+import type { ObjectRef } from '../../../shared/protocol/ids';
+import type { Request } from '../reconcile/reconcile';
+import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../source/event';
+import type { TypedRateLimitingInterface } from '../workqueue/interfaces';
+
+/** What a handler runs with: the source's cancellation (Go's per-event context). */
+export interface HandlerContext {
+  signal: AbortSignal;
+}
+
+/** Options of a priority-queue add (priorityqueue.AddOpts); afterMs/rateLimited as in Go's After/RateLimited. */
+export interface AddOpts {
+  afterMs?: number;
+  rateLimited?: boolean;
+  priority?: number;
+}
+
+/** The queue a handler writes to: a rate-limiting queue, optionally the priority queue. */
+export type RequestQueue = TypedRateLimitingInterface<Request> & {
+  addWithOpts?: (opts: AddOpts, item: Request, cause?: EnqueueCause) => void;
+};
+
+/** upstream handler.LowPriority */
+export const LOW_PRIORITY = -100;
+
+/** handler.TypedEventHandler. Methods may return a promise (e.g. while a REST mapping is looked up). */
+export interface EventHandler<T extends KubeObject = KubeObject> {
+  /** For the UI: "EnqueueRequestForObject", "EnqueueRequestForOwner", ... */
+  readonly name: string;
+  create(ctx: HandlerContext, e: CreateEvent<T>, q: RequestQueue): void | Promise<void>;
+  update(ctx: HandlerContext, e: UpdateEvent<T>, q: RequestQueue): void | Promise<void>;
+  delete(ctx: HandlerContext, e: DeleteEvent<T>, q: RequestQueue): void | Promise<void>;
+  generic(ctx: HandlerContext, e: GenericEvent<T>, q: RequestQueue): void | Promise<void>;
+}
+
+/** handler.Funcs: a missing function skips the event. */
+export interface HandlerFuncs<T extends KubeObject = KubeObject> {
+  name?: string;
+  create?: EventHandler<T>['create'];
+  update?: EventHandler<T>['update'];
+  delete?: EventHandler<T>['delete'];
+  generic?: EventHandler<T>['generic'];
+}
+
+export function funcs<T extends KubeObject = KubeObject>(f: HandlerFuncs<T>): EventHandler<T> {
+  return {
+    name: f.name ?? 'Funcs',
+    create: (ctx, e, q) => f.create?.(ctx, e, q),
+    update: (ctx, e, q) => f.update?.(ctx, e, q),
+    delete: (ctx, e, q) => f.delete?.(ctx, e, q),
+    generic: (ctx, e, q) => f.generic?.(ctx, e, q),
+  };
+}
+
+/**
+ * Adds to the queue; with the priority queue and a priority given, through addWithOpts (so the initial
+ * list and resyncs can go in at LOW_PRIORITY). A plain queue gets an ordinary add.
+ */
+export function enqueue(q: RequestQueue, req: Request, cause: EnqueueCause, priority?: number): void {
+  if (priority !== undefined && q.addWithOpts) q.addWithOpts({ priority }, req, cause);
+  else q.add(req, cause);
+}
+
+/** WithLowPriorityWhenUnchanged's rule: initial-list creates and same-RV updates (resyncs) are low priority. */
+export function lowPriorityFor(
+  e: { kind: 'create'; ev: CreateEvent } | { kind: 'update'; ev: UpdateEvent },
+): number | undefined {
+  if (e.kind === 'create') return e.ev.isInInitialList ? LOW_PRIORITY : undefined;
+  const { objectOld, objectNew } = e.ev;
+  if (objectOld && objectNew && objectOld.metadata.resourceVersion === objectNew.metadata.resourceVersion) {
+    return LOW_PRIORITY;
+  }
+  return undefined;
+}
+
+/** True when an update replays the same resourceVersion: a periodic resync, not a change. */
+export function isResync(e: UpdateEvent): boolean {
+  return (
+    e.objectOld !== undefined &&
+    e.objectNew !== undefined &&
+    e.objectOld.metadata.resourceVersion === e.objectNew.metadata.resourceVersion
+  );
+}
+
+/** A reference to obj for causes and probe events (never the object itself). */
+export function refOf(obj: KubeObject, gvk?: string): ObjectRef {
+  const apiGvk = obj.apiVersion && obj.kind ? `${obj.apiVersion}/${obj.kind}` : undefined;
+  const ref: ObjectRef = { gvk: gvk ?? apiGvk ?? '', name: obj.metadata.name ?? '' };
+  if (obj.metadata.namespace) ref.namespace = obj.metadata.namespace;
+  if (obj.metadata.uid) ref.uid = obj.metadata.uid;
+  if (obj.metadata.resourceVersion) ref.resourceVersion = obj.metadata.resourceVersion;
+  return ref;
+}
+
+export function requestOf(obj: KubeObject): Request {
+  return { namespace: obj.metadata.namespace ?? '', name: obj.metadata.name ?? '' };
+}
