@@ -39,3 +39,24 @@ export interface TypedRateLimitingInterface<T> extends TypedDelayingInterface<T>
   forget(item: T): void;
   numRequeues(item: T): number;
 }
+
+/** controller-runtime priorityqueue.AddOpts, plus the cause this add records. */
+export interface AddOpts {
+  /** Delay before the item is ready; ≤ 0 means now. */
+  after?: number;
+  /** Ask the rate limiter for a delay (the shorter of it and `after` when both are set). */
+  ratelimited?: boolean;
+  /** Higher runs sooner. Default 0. */
+  priority?: number;
+  cause?: EnqueueCause;
+}
+
+export type PriorityGetResult<T> =
+  | { shutdown: false; item: T; priority: number; causes: EnqueueCause[] }
+  | { shutdown: true; item?: undefined; priority: 0; causes?: undefined };
+
+/** controller-runtime priorityqueue.PriorityQueue. */
+export interface PriorityQueueInterface<T> extends TypedRateLimitingInterface<T> {
+  addWithOpts(opts: AddOpts, ...items: T[]): void;
+  getWithPriority(): Promise<PriorityGetResult<T>>;
+}

@@ -1,0 +1,385 @@
+// Ports controller-runtime pkg/controller/priorityqueue/priorityqueue.go, the default controller queue since
+// v0.23. Upstream buffers adds and hands items out from goroutines; being single-threaded, this port applies
+// adds at once and gives an item to a waiting getter as soon as one is ready, so ordering is deterministic.
+// Ready items the queue cannot hand out because their key is locked (being processed) are parked beside the
+// ready heap and rejoin it, with their original order, when the key is done.
+import type { EnqueueCause, QueueDepth } from '../../../shared/protocol/events-workqueue';
+import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { realClock, type Clock, type TimerHandle } from '../util/clock';
+import { Heap, type HeapEntry } from './heap';
+import type {
+  AddOpts,
+  GetResult,
+  KeyOf,
+  PriorityGetResult,
+  PriorityQueueInterface,
+  TypedRateLimiter,
+} from './interfaces';
+import {
+  DEFAULT_UNFINISHED_WORK_UPDATE_PERIOD_MS,
+  NOOP_METRICS_PROVIDER,
+  newQueueMetrics,
+  UnfinishedWorkUpdater,
+  type MetricsProvider,
+  type QueueMetrics,
+} from './metrics';
+import { UNKNOWN_CAUSE } from './queue';
+import { defaultPriorityQueueRateLimiter } from './rate-limiters';
+
+/** controller-runtime handler.LowPriority: initial-list creates and resync updates. */
+export const LOW_PRIORITY = -100;
+
+export interface PriorityQueueOptions<T> {
+  /** Names the queue in metrics (depth labelled by priority) and probe events. Default ''. */
+  name?: string;
+  /** Item identity. Default String(item). */
+  keyOf?: KeyOf<T>;
+  /** Default: per-item exponential 5ms → 1000s, built with keyOf. */
+  rateLimiter?: TypedRateLimiter<T>;
+  /** Default realClock. */
+  clock?: Clock;
+  /** Default NOOP_METRICS_PROVIDER. */
+  metrics?: MetricsProvider;
+  /** Default NOOP_PROBE. */
+  probe?: Probe;
+  /** Keep causes for get() even while no probe listens. Default false. */
+  trackCauses?: boolean;
+  /** Default 500ms. */
+  unfinishedWorkUpdatePeriodMs?: number;
+}
+
+interface Entry<T> extends HeapEntry {
+  item: T;
+  key: string;
+  priority: number;
+  /** FIFO order within a priority; refreshed when the priority rises or a delay ends. */
+  counter: number;
+  /** undefined = ready. */
+  readyAt: number | undefined;
+  /** Ready but its key is locked: waits outside the ready heap until done(). */
+  parked: boolean;
+  causes: EnqueueCause[];
+  /** Probe-only: when it became ready. */
+  readySince: number;
+}
+
+const lessReady = <T>(a: Entry<T>, b: Entry<T>): boolean =>
+  a.priority !== b.priority ? a.priority > b.priority : a.counter < b.counter;
+
+const lessWaiting = <T>(a: Entry<T>, b: Entry<T>): boolean =>
+  a.readyAt !== b.readyAt ? (a.readyAt as number) < (b.readyAt as number) : lessReady(a, b);
+
+type Waiter<T> = (r: PriorityGetResult<T>) => void;
+const SHUTDOWN: PriorityGetResult<never> = Object.freeze({ shutdown: true, priority: 0 });
+
+export class PriorityQueue<T> implements PriorityQueueInterface<T> {
+  readonly name: string;
+  readonly rateLimiter: TypedRateLimiter<T>;
+  private readonly keyOf: KeyOf<T>;
+  private readonly clock: Clock;
+  private readonly probe: Probe;
+  private readonly metrics: QueueMetrics;
+  private readonly trackCausesAlways: boolean;
+  /** Entries not handed out yet, by key: ready (in the heap or parked) or waiting. */
+  private readonly items = new Map<string, Entry<T>>();
+  private readonly ready = new Heap<Entry<T>>(lessReady);
+  private readonly waiting = new Heap<Entry<T>>(lessWaiting);
+  private parkedCount = 0;
+  /** Keys handed out and not yet done. */
+  private readonly locked = new Set<string>();
+  private readonly processingSince = new Map<string, number>();
+  private readonly waiters: Waiter<T>[] = [];
+  private addedCounter = 0;
+  private shutdownFlag = false;
+  private timer?: TimerHandle;
+  private timerAt = Infinity;
+  private readonly unfinishedWork: UnfinishedWorkUpdater;
+
+  constructor(opts: PriorityQueueOptions<T> = {}) {
+    this.name = opts.name ?? '';
+    this.keyOf = opts.keyOf ?? String;
+    this.clock = opts.clock ?? realClock;
+    this.probe = opts.probe ?? NOOP_PROBE;
+    this.trackCausesAlways = opts.trackCauses ?? false;
+    this.rateLimiter = opts.rateLimiter ?? defaultPriorityQueueRateLimiter<T>({ keyOf: this.keyOf });
+    this.metrics = newQueueMetrics({
+      name: this.name,
+      provider: opts.metrics ?? NOOP_METRICS_PROVIDER,
+      clock: this.clock,
+      withPriority: true,
+    });
+    this.unfinishedWork = new UnfinishedWorkUpdater(
+      this.metrics,
+      this.clock,
+      opts.unfinishedWorkUpdatePeriodMs ?? DEFAULT_UNFINISHED_WORK_UPDATE_PERIOD_MS,
+    );
+  }
+
+  addWithOpts(opts: AddOpts, ...items: T[]): void {
+    if (this.shutdownFlag || items.length === 0) return;
+    for (const item of items) this.addOne(opts, item);
+    this.dispatch();
+    this.armTimer();
+  }
+
+  add(item: T, cause?: EnqueueCause): void {
+    this.addWithOpts({ cause }, item);
+  }
+
+  addAfter(item: T, delayMs: number, cause?: EnqueueCause): void {
+    this.addWithOpts({ after: delayMs, cause }, item);
+  }
+
+  addRateLimited(item: T, cause?: EnqueueCause): void {
+    this.addWithOpts({ ratelimited: true, cause }, item);
+  }
+
+  async get(): Promise<GetResult<T>> {
+    const r = await this.getWithPriority();
+    return r.shutdown ? { shutdown: true } : { shutdown: false, item: r.item, causes: r.causes };
+  }
+
+  getWithPriority(): Promise<PriorityGetResult<T>> {
+    // Unlike client-go, a shut-down priority queue hands out nothing more, even if items remain.
+    if (this.shutdownFlag) return Promise.resolve(SHUTDOWN);
+    if (this.ready.size > 0) return Promise.resolve(this.take());
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  done(item: T): void {
+    const key = this.keyOf(item);
+    this.locked.delete(key);
+    this.metrics.done(key);
+    const startedAt = this.processingSince.get(key);
+    this.processingSince.delete(key);
+    const parked = this.items.get(key);
+    const requeued = parked?.parked === true;
+    if (parked && requeued) {
+      parked.parked = false;
+      this.parkedCount--;
+      this.ready.push(parked);
+    }
+    if (this.probe.enabled) {
+      this.probe.emit({
+        kind: 'queue.done',
+        queue: this.name,
+        key,
+        processingMs: startedAt === undefined ? 0 : this.clock.now() - startedAt,
+        requeued,
+        depth: this.depth(),
+      });
+    }
+    if (requeued) this.dispatch();
+  }
+
+  forget(item: T): void {
+    this.rateLimiter.forget(item);
+    if (this.probe.enabled) this.probe.emit({ kind: 'queue.forget', queue: this.name, key: this.keyOf(item) });
+  }
+
+  numRequeues(item: T): number {
+    return this.rateLimiter.numRequeues(item);
+  }
+
+  /** Ready items, including those whose key is being processed; waiting ones are not counted. */
+  len(): number {
+    return this.ready.size + this.parkedCount;
+  }
+
+  shutDown(): void {
+    if (this.shutdownFlag) return;
+    this.shutdownFlag = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    this.unfinishedWork.stop();
+    for (const resolve of this.waiters.splice(0)) resolve(SHUTDOWN);
+    if (this.probe.enabled) this.probe.emit({ kind: 'queue.shutdown', queue: this.name, drain: false });
+  }
+
+  /** Upstream does not drain: this is shutDown(). */
+  shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    return Promise.resolve();
+  }
+
+  shuttingDown(): boolean {
+    return this.shutdownFlag;
+  }
+
+  depth(): QueueDepth {
+    return { ready: this.len(), waiting: this.waiting.size, processing: this.locked.size };
+  }
+
+  private addOne(opts: AddOpts, item: T): void {
+    const key = this.keyOf(item);
+    const priority = opts.priority ?? 0;
+    let after = opts.after ?? 0;
+    let requeues: number | undefined;
+    if (opts.ratelimited) {
+      const limited = this.rateLimiter.when(item);
+      if (after === 0 || limited < after) after = limited;
+      if (this.probe.enabled) requeues = this.rateLimiter.numRequeues(item);
+    }
+    const now = this.clock.now();
+    let readyAt: number | undefined;
+    if (after > 0) {
+      readyAt = now + after;
+      // Only real delays count as retries here, unlike client-go's addAfter.
+      this.metrics.retry();
+    }
+    const tracking = this.trackCausesAlways || this.probe.enabled;
+    const cause = opts.cause ?? UNKNOWN_CAUSE;
+
+    let entry = this.items.get(key);
+    let queued: boolean;
+    if (!entry) {
+      entry = {
+        item,
+        key,
+        priority,
+        counter: this.addedCounter++,
+        readyAt,
+        parked: false,
+        causes: [],
+        readySince: now,
+        heapIndex: -1,
+      };
+      this.items.set(key, entry);
+      if (readyAt !== undefined) this.waiting.push(entry);
+      else this.becomeReady(entry, now);
+      queued = true;
+    } else {
+      queued = this.merge(entry, readyAt, priority, now);
+    }
+    if (tracking) entry.causes.push(cause);
+    if (this.probe.enabled) this.emitAdd(entry, cause, after, readyAt, requeues, queued);
+  }
+
+  /** Folds a duplicate add into entry: the higher priority and the earlier ready time win. */
+  private merge(entry: Entry<T>, readyAt: number | undefined, priority: number, now: number): boolean {
+    const wasReady = entry.readyAt === undefined;
+    const newReadyAt = wasReady || readyAt === undefined ? undefined : Math.min(entry.readyAt as number, readyAt);
+    if (priority > entry.priority) {
+      if (wasReady) this.metrics.updateDepthWithPriority(entry.priority, priority);
+      entry.priority = priority;
+      // A raised priority joins the end of its new class.
+      entry.counter = this.addedCounter++;
+    }
+    if (wasReady) {
+      if (!entry.parked) this.ready.fix(entry);
+      return false;
+    }
+    if (newReadyAt === undefined) {
+      this.waiting.remove(entry);
+      entry.readyAt = undefined;
+      this.becomeReady(entry, now);
+      return true;
+    }
+    entry.readyAt = newReadyAt;
+    this.waiting.fix(entry);
+    return false;
+  }
+
+  private becomeReady(entry: Entry<T>, now: number): void {
+    this.metrics.add(entry.key, entry.priority);
+    entry.readySince = now;
+    if (this.locked.has(entry.key)) {
+      entry.parked = true;
+      this.parkedCount++;
+    } else {
+      this.ready.push(entry);
+    }
+  }
+
+  private emitAdd(
+    entry: Entry<T>,
+    cause: EnqueueCause,
+    after: number,
+    readyAt: number | undefined,
+    requeues: number | undefined,
+    queued: boolean,
+  ): void {
+    if (readyAt !== undefined) {
+      this.probe.emit({
+        kind: 'queue.addAfter',
+        queue: this.name,
+        key: entry.key,
+        cause,
+        delayMs: after,
+        readyAt: entry.readyAt ?? entry.readySince,
+        ...(requeues === undefined ? {} : { requeues }),
+        depth: this.depth(),
+      });
+      return;
+    }
+    this.probe.emit({
+      kind: 'queue.add',
+      queue: this.name,
+      key: entry.key,
+      cause,
+      queued,
+      dirtyWhileProcessing: this.locked.has(entry.key),
+      priority: entry.priority,
+      depth: this.depth(),
+    });
+  }
+
+  private dispatch(): void {
+    while (this.waiters.length > 0 && this.ready.size > 0) {
+      const resolve = this.waiters.shift() as Waiter<T>;
+      resolve(this.take());
+    }
+  }
+
+  private take(): PriorityGetResult<T> {
+    const entry = this.ready.pop() as Entry<T>;
+    this.items.delete(entry.key);
+    this.locked.add(entry.key);
+    this.metrics.get(entry.key, entry.priority);
+    if (this.probe.enabled) {
+      const now = this.clock.now();
+      this.processingSince.set(entry.key, now);
+      this.probe.emit({
+        kind: 'queue.get',
+        queue: this.name,
+        key: entry.key,
+        waitMs: now - entry.readySince,
+        depth: this.depth(),
+      });
+    }
+    return { shutdown: false, item: entry.item, priority: entry.priority, causes: entry.causes };
+  }
+
+  /** One timer, armed for the earliest waiting entry. */
+  private armTimer(): void {
+    const next = this.waiting.peek();
+    const at = next ? (next.readyAt as number) : Infinity;
+    if (at === this.timerAt) return;
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.timerAt = at;
+    if (next) this.timer = this.clock.setTimer(() => this.fire(), at - this.clock.now());
+  }
+
+  private fire(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    if (this.shutdownFlag) return;
+    const now = this.clock.now();
+    for (let next = this.waiting.peek(); next && (next.readyAt as number) <= now; next = this.waiting.peek()) {
+      this.waiting.pop();
+      next.readyAt = undefined;
+      // Ordered by when it became ready, not when it was added.
+      next.counter = this.addedCounter++;
+      this.becomeReady(next, now);
+    }
+    this.dispatch();
+    this.armTimer();
+  }
+}
+
+/** priorityqueue.New. */
+export function newPriorityQueue<T>(opts: PriorityQueueOptions<T>): PriorityQueue<T> {
+  return new PriorityQueue<T>(opts);
+}

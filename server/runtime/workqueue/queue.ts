@@ -1,0 +1,275 @@
+// Ports client-go util/workqueue/queue.go (Typed[T]): a de-duplicating FIFO that never hands one key to two
+// workers at once and runs a key added while it is processing again once it is done. Go blocks in Get on a
+// condition variable; here get() returns a promise and a waiting getter is handed an item the moment one is
+// queued, so there is never a ready item and an idle getter at the same time.
+import type { EnqueueCause, QueueDepth } from '../../../shared/protocol/events-workqueue';
+import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { realClock, type Clock } from '../util/clock';
+import { defaultQueue, type Queue } from './fifo';
+import type { GetResult, KeyOf, TypedInterface } from './interfaces';
+import {
+  DEFAULT_UNFINISHED_WORK_UPDATE_PERIOD_MS,
+  NOOP_METRICS_PROVIDER,
+  newQueueMetrics,
+  UnfinishedWorkUpdater,
+  type MetricsProvider,
+  type QueueMetrics,
+} from './metrics';
+
+export const UNKNOWN_CAUSE: EnqueueCause = Object.freeze({ type: 'unknown' });
+
+export interface QueueOptions<T> {
+  /** Names the queue in metrics and probe events; metrics are recorded only for a named queue. Default ''. */
+  name?: string;
+  /** Item identity; two items with the same key are the same work. Default String(item). */
+  keyOf?: KeyOf<T>;
+  /** Default realClock. */
+  clock?: Clock;
+  /** Default NOOP_METRICS_PROVIDER (records nothing). */
+  metrics?: MetricsProvider;
+  /** Default NOOP_PROBE. */
+  probe?: Probe;
+  /** Keep every add's cause for get() even while no probe listens. Default false. */
+  trackCauses?: boolean;
+  /** The ordered store (client-go's Queue). Default a FIFO. */
+  queue?: Queue<T>;
+  /** How often the unfinished-work gauges refresh. Default 500ms. */
+  unfinishedWorkUpdatePeriodMs?: number;
+}
+
+/** The basic work queue (client-go Typed[T]). */
+export class WorkQueue<T> implements TypedInterface<T> {
+  readonly name: string;
+  protected readonly keyOf: KeyOf<T>;
+  protected readonly clock: Clock;
+  protected readonly probe: Probe;
+  protected readonly metrics: QueueMetrics;
+  private readonly trackCausesAlways: boolean;
+  private readonly queue: Queue<T>;
+  /** Keys that need processing, with the item to hand out. */
+  private readonly dirty = new Map<string, T>();
+  /** Keys handed out and not yet done. */
+  private readonly processing = new Set<string>();
+  private readonly causes = new Map<string, EnqueueCause[]>();
+  /** Probe-only timestamps: when a key became ready, when a worker took it. */
+  private readonly readySince = new Map<string, number>();
+  private readonly processingSince = new Map<string, number>();
+  private readonly waiters: ((r: GetResult<T>) => void)[] = [];
+  private drainWaiters: (() => void)[] = [];
+  private shuttingDownFlag = false;
+  private drain = false;
+  private readonly unfinishedWork: UnfinishedWorkUpdater;
+
+  constructor(opts: QueueOptions<T> = {}) {
+    this.name = opts.name ?? '';
+    this.keyOf = opts.keyOf ?? String;
+    this.clock = opts.clock ?? realClock;
+    this.probe = opts.probe ?? NOOP_PROBE;
+    this.trackCausesAlways = opts.trackCauses ?? false;
+    this.queue = opts.queue ?? defaultQueue<T>();
+    this.metrics = newQueueMetrics({
+      name: this.name,
+      provider: opts.metrics ?? NOOP_METRICS_PROVIDER,
+      clock: this.clock,
+    });
+    this.unfinishedWork = new UnfinishedWorkUpdater(
+      this.metrics,
+      this.clock,
+      opts.unfinishedWorkUpdatePeriodMs ?? DEFAULT_UNFINISHED_WORK_UPDATE_PERIOD_MS,
+    );
+  }
+
+  add(item: T, cause?: EnqueueCause): void {
+    this.enqueue(item, cause ? [cause] : undefined);
+  }
+
+  len(): number {
+    return this.queue.len();
+  }
+
+  get(): Promise<GetResult<T>> {
+    if (this.queue.len() > 0) return Promise.resolve(this.take());
+    if (this.shuttingDownFlag) return Promise.resolve({ shutdown: true });
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  done(item: T): void {
+    const key = this.keyOf(item);
+    this.metrics.done(key);
+    const wasProcessing = this.processing.delete(key);
+    const startedAt = this.processingSince.get(key);
+    this.processingSince.delete(key);
+    const dirtyItem = this.dirty.get(key);
+    // Only a key that was processing can be dirty without being queued; pushing any other would queue it twice.
+    const requeued = wasProcessing && dirtyItem !== undefined;
+    if (requeued) {
+      this.pushReady(key, dirtyItem);
+    } else if (this.processing.size === 0) {
+      this.settleDrain();
+    }
+    if (this.probe.enabled) {
+      this.probe.emit({
+        kind: 'queue.done',
+        queue: this.name,
+        key,
+        processingMs: startedAt === undefined ? 0 : this.clock.now() - startedAt,
+        requeued,
+        depth: this.depth(),
+      });
+    }
+    if (requeued) this.dispatch();
+  }
+
+  shutDown(): void {
+    const first = !this.shuttingDownFlag || this.drain;
+    this.drain = false;
+    this.shuttingDownFlag = true;
+    this.stopped();
+    this.releaseWaiters();
+    this.settleDrain(true);
+    if (first && this.probe.enabled) this.probe.emit({ kind: 'queue.shutdown', queue: this.name, drain: false });
+  }
+
+  shutDownWithDrain(): Promise<void> {
+    const first = !this.shuttingDownFlag;
+    this.drain = true;
+    this.shuttingDownFlag = true;
+    this.stopped();
+    this.releaseWaiters();
+    if (first && this.probe.enabled) this.probe.emit({ kind: 'queue.shutdown', queue: this.name, drain: true });
+    if (this.processing.size === 0) return Promise.resolve();
+    return new Promise((resolve) => this.drainWaiters.push(resolve));
+  }
+
+  shuttingDown(): boolean {
+    return this.shuttingDownFlag;
+  }
+
+  /** The three parts of the queue's depth, as probe events report them. */
+  depth(): QueueDepth {
+    return { ready: this.queue.len(), waiting: this.waitingCount(), processing: this.processing.size };
+  }
+
+  /** Items held back by a delay; the basic queue has none. */
+  protected waitingCount(): number {
+    return 0;
+  }
+
+  /** Hook for subclasses that own timers: called once the queue starts shutting down. */
+  protected stopped(): void {
+    this.unfinishedWork.stop();
+  }
+
+  protected trackingCauses(): boolean {
+    return this.trackCausesAlways || this.probe.enabled;
+  }
+
+  /**
+   * Adds item, absorbing every cause given (a delayed entry may carry several). The probe event names the
+   * first cause; the rest were reported when they were absorbed upstream of this call.
+   */
+  protected enqueue(item: T, causes: readonly EnqueueCause[] | undefined): void {
+    if (this.shuttingDownFlag) return;
+    const key = this.keyOf(item);
+    if (this.trackingCauses()) this.absorb(key, causes);
+    const isProcessing = this.processing.has(key);
+    if (this.dirty.has(key)) {
+      if (!isProcessing) this.queue.touch(item);
+      this.emitAdd(key, causes, false, isProcessing);
+      return;
+    }
+    this.metrics.add(key);
+    this.dirty.set(key, item);
+    if (isProcessing) {
+      this.emitAdd(key, causes, false, true);
+      return;
+    }
+    this.pushReady(key, item);
+    this.emitAdd(key, causes, true, false);
+    this.dispatch();
+  }
+
+  private absorb(key: string, causes: readonly EnqueueCause[] | undefined): void {
+    let list = this.causes.get(key);
+    if (!list) this.causes.set(key, (list = []));
+    if (causes && causes.length > 0) list.push(...causes);
+    else list.push(UNKNOWN_CAUSE);
+  }
+
+  private emitAdd(
+    key: string,
+    causes: readonly EnqueueCause[] | undefined,
+    queued: boolean,
+    dirtyWhileProcessing: boolean,
+  ): void {
+    if (!this.probe.enabled) return;
+    this.probe.emit({
+      kind: 'queue.add',
+      queue: this.name,
+      key,
+      cause: causes?.[0] ?? UNKNOWN_CAUSE,
+      queued,
+      dirtyWhileProcessing,
+      depth: this.depth(),
+    });
+  }
+
+  private pushReady(key: string, item: T): void {
+    this.queue.push(item);
+    if (this.probe.enabled) this.readySince.set(key, this.clock.now());
+  }
+
+  /** Hands queued items to waiting getters, oldest getter first. */
+  private dispatch(): void {
+    while (this.waiters.length > 0 && this.queue.len() > 0) {
+      const resolve = this.waiters.shift() as (r: GetResult<T>) => void;
+      resolve(this.take());
+    }
+  }
+
+  private take(): GetResult<T> {
+    const item = this.queue.pop();
+    const key = this.keyOf(item);
+    this.metrics.get(key);
+    this.processing.add(key);
+    this.dirty.delete(key);
+    const causes = this.causes.get(key) ?? [];
+    this.causes.delete(key);
+    const readyAt = this.readySince.get(key);
+    this.readySince.delete(key);
+    if (this.probe.enabled) {
+      const now = this.clock.now();
+      this.processingSince.set(key, now);
+      this.probe.emit({
+        kind: 'queue.get',
+        queue: this.name,
+        key,
+        waitMs: readyAt === undefined ? 0 : now - readyAt,
+        depth: this.depth(),
+      });
+    }
+    return { shutdown: false, item, causes };
+  }
+
+  private releaseWaiters(): void {
+    const waiters = this.waiters.splice(0);
+    for (const resolve of waiters) resolve({ shutdown: true });
+  }
+
+  private settleDrain(force = false): void {
+    if (!force && this.processing.size !== 0) return;
+    const waiters = this.drainWaiters;
+    this.drainWaiters = [];
+    for (const resolve of waiters) resolve();
+  }
+}
+
+/** NewTyped: an unnamed basic queue. */
+export function newTyped<T>(): WorkQueue<T> {
+  return new WorkQueue<T>();
+}
+
+/** NewTypedWithConfig. */
+export function newTypedWithConfig<T>(opts: QueueOptions<T>): WorkQueue<T> {
+  return new WorkQueue<T>(opts);
+}
