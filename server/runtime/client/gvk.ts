@@ -1,0 +1,113 @@
+// Group/version/kind/resource helpers. Ports apimachinery's pkg/runtime/schema (ParseGroupVersion,
+// GroupVersionKind) and the path layout of client-go's rest.Request (AbsPath for a resource).
+import type { GroupVersionKind, GroupVersionResource, KubeObject } from '../../../shared/models/object';
+
+export interface GroupVersion {
+  group: string;
+  version: string;
+}
+
+/** "apps/v1" → {group: "apps", version: "v1"}; "v1" → core group. Throws on more than one slash or an empty string. */
+export function parseGroupVersion(apiVersion: string): GroupVersion {
+  if (apiVersion === '') throw new Error('apiVersion is empty');
+  const [first, second, ...rest] = apiVersion.split('/');
+  if (second === undefined && first) return { group: '', version: first };
+  if (rest.length === 0 && first && second) return { group: first, version: second };
+  throw new Error(`unexpected GroupVersion string: ${apiVersion}`);
+}
+
+/** The apiVersion string for a group and version: "v1" for the core group, else "group/version". */
+export function apiVersionOf(gv: GroupVersion): string {
+  return gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
+}
+
+/** The GVK an object declares through apiVersion and kind. Throws when either is missing. */
+export function gvkOf(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): GroupVersionKind {
+  if (!obj.apiVersion || !obj.kind) {
+    throw new Error(`object has no apiVersion/kind set (apiVersion=${obj.apiVersion ?? ''}, kind=${obj.kind ?? ''})`);
+  }
+  return { ...parseGroupVersion(obj.apiVersion), kind: obj.kind };
+}
+
+/** "apps/v1, Kind=Deployment", as apimachinery prints a GVK. */
+export function gvkToString(gvk: GroupVersionKind): string {
+  return `${apiVersionOf(gvk)}, Kind=${gvk.kind}`;
+}
+
+/** "apps/v1, Resource=deployments". */
+export function gvrToString(gvr: GroupVersionResource): string {
+  return `${apiVersionOf(gvr)}, Resource=${gvr.resource}`;
+}
+
+/** "deployments.apps" or "pods", as GroupResource prints in Status messages. */
+export function groupResourceString(gvr: Pick<GroupVersionResource, 'group' | 'resource'>): string {
+  return gvr.group === '' ? gvr.resource : `${gvr.resource}.${gvr.group}`;
+}
+
+export interface ResourcePathOptions {
+  namespace?: string;
+  name?: string;
+  subresource?: string;
+}
+
+/** The API path of a collection, an object or a subresource: /api/v1/namespaces/ns/pods/name/status. */
+export function resourcePath(gvr: GroupVersionResource, opts: ResourcePathOptions = {}): string {
+  let p = gvr.group === '' ? `/api/${gvr.version}` : `/apis/${gvr.group}/${gvr.version}`;
+  if (opts.namespace) p += `/namespaces/${encodeURIComponent(opts.namespace)}`;
+  p += `/${gvr.resource}`;
+  if (opts.name !== undefined) {
+    if (opts.name === '') throw new Error('resource name may not be empty');
+    p += `/${encodeURIComponent(opts.name)}`;
+  }
+  if (opts.subresource) p += `/${opts.subresource}`;
+  return p;
+}
+
+export interface WellKnownKind {
+  gvk: GroupVersionKind;
+  gvr: GroupVersionResource;
+  namespaced: boolean;
+}
+
+function wk(apiVersion: string, kind: string, resource: string, namespaced: boolean): WellKnownKind {
+  const gv = parseGroupVersion(apiVersion);
+  return { gvk: { ...gv, kind }, gvr: { ...gv, resource }, namespaced };
+}
+
+/**
+ * Built-in kinds the demo and dashboard name without asking discovery. The REST mapper does not trust
+ * this table (a server may not serve a kind); it is for labels, tests and defaults.
+ */
+export const WELL_KNOWN_KINDS: readonly WellKnownKind[] = [
+  wk('v1', 'Pod', 'pods', true),
+  wk('v1', 'ConfigMap', 'configmaps', true),
+  wk('v1', 'Secret', 'secrets', true),
+  wk('v1', 'Service', 'services', true),
+  wk('v1', 'ServiceAccount', 'serviceaccounts', true),
+  wk('v1', 'Event', 'events', true),
+  wk('v1', 'Endpoints', 'endpoints', true),
+  wk('v1', 'PersistentVolumeClaim', 'persistentvolumeclaims', true),
+  wk('v1', 'Namespace', 'namespaces', false),
+  wk('v1', 'Node', 'nodes', false),
+  wk('v1', 'PersistentVolume', 'persistentvolumes', false),
+  wk('apps/v1', 'Deployment', 'deployments', true),
+  wk('apps/v1', 'ReplicaSet', 'replicasets', true),
+  wk('apps/v1', 'StatefulSet', 'statefulsets', true),
+  wk('apps/v1', 'DaemonSet', 'daemonsets', true),
+  wk('batch/v1', 'Job', 'jobs', true),
+  wk('batch/v1', 'CronJob', 'cronjobs', true),
+  wk('coordination.k8s.io/v1', 'Lease', 'leases', true),
+  wk('events.k8s.io/v1', 'Event', 'events', true),
+  wk('rbac.authorization.k8s.io/v1', 'Role', 'roles', true),
+  wk('rbac.authorization.k8s.io/v1', 'RoleBinding', 'rolebindings', true),
+  wk('rbac.authorization.k8s.io/v1', 'ClusterRole', 'clusterroles', false),
+  wk('rbac.authorization.k8s.io/v1', 'ClusterRoleBinding', 'clusterrolebindings', false),
+  wk('apiextensions.k8s.io/v1', 'CustomResourceDefinition', 'customresourcedefinitions', false),
+];
+
+/** Looks up a built-in kind by GVK; undefined when the table does not know it. */
+export function wellKnownKind(gvk: GroupVersionKind): WellKnownKind | undefined {
+  return WELL_KNOWN_KINDS.find(
+    (k) => k.gvk.group === gvk.group && k.gvk.version === gvk.version && k.gvk.kind === gvk.kind,
+  );
+}

@@ -1,0 +1,377 @@
+// The one HTTP transport of the runtime (the role of client-go's rest.RESTClient + rest.Request): JSON
+// requests and newline-delimited streams against the server of a RestConfig. Credentials, TLS material and
+// proxies come from @kubernetes/client-node's KubeConfig.applyToHTTPSOptions; bytes move over node:http(s).
+// Error statuses become ApiError from the metav1.Status body (client-go's transformResponse); transport
+// failures become ApiError code 0 with a message that says what to check.
+import http from 'node:http';
+import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
+import type { KubeStatus } from '../../../shared/models/object';
+import type { Clock } from '../util/clock';
+import { ApiError } from '../util/errors';
+import type { RestConfig } from './config';
+import { TokenBucketRateLimiter } from './flowcontrol';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type QueryValue = string | number | boolean | undefined;
+
+export interface HttpRequest {
+  method?: HttpMethod;
+  /** Absolute API path, e.g. /api/v1/namespaces/default/pods. */
+  path: string;
+  query?: Record<string, QueryValue>;
+  /** Serialized as JSON unless it is already a string. */
+  body?: unknown;
+  /** Default application/json when a body is sent. */
+  contentType?: string;
+  signal?: AbortSignal;
+}
+
+/** A streaming response: its lines (without the newline, blank lines skipped) until the server ends it. */
+export interface LineStream extends AsyncIterable<string> {
+  stop(): void;
+}
+
+/** Reasons of code-0 ApiErrors: failures before any HTTP status arrived. */
+export const TransportReason = {
+  ConnectionRefused: 'ConnectionRefused',
+  DNSError: 'DNSError',
+  TLSError: 'TLSError',
+  NetworkError: 'NetworkError',
+  ConfigError: 'ConfigError',
+} as const;
+
+export interface HttpClientOptions {
+  config: RestConfig;
+  /** For the client-side rate limiter; default realClock. */
+  clock?: Clock;
+}
+
+export class HttpClient {
+  readonly config: RestConfig;
+  private readonly limiter?: TokenBucketRateLimiter;
+  private agent?: http.Agent;
+  private agentKey = '';
+
+  constructor(opts: HttpClientOptions) {
+    this.config = opts.config;
+    if (this.config.qps > 0) {
+      this.limiter = new TokenBucketRateLimiter({ qps: this.config.qps, burst: this.config.burst, clock: opts.clock });
+    }
+  }
+
+  /** Sends a request and decodes the JSON answer; rejects with ApiError on an error status or transport failure. */
+  async request<T>(req: HttpRequest): Promise<T> {
+    const { res } = await this.send(req, 'application/json');
+    const text = await readBody(res, this.config.host, req.signal);
+    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
+      throw this.errorFromResponse(res, text, req);
+    }
+    if (text.trim() === '') return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      throw new ApiError(
+        500,
+        'InternalError',
+        `the server answered ${req.method ?? 'GET'} ${req.path} with a body that is not JSON: ${snippet(text)}`,
+      );
+    }
+  }
+
+  /** Opens a streaming GET (a watch). Resolves once a 200 arrives; rejects with ApiError otherwise. */
+  async stream(req: HttpRequest): Promise<LineStream> {
+    const { res, clientReq } = await this.send(req, 'application/json');
+    if (res.statusCode !== 200) {
+      const text = await readBody(res, this.config.host, req.signal);
+      throw this.errorFromResponse(res, text, req);
+    }
+    return new ResponseLines(res, clientReq, this.config.host, req.signal);
+  }
+
+  /** Closes idle keep-alive sockets. */
+  close(): void {
+    this.agent?.destroy();
+    this.agent = undefined;
+  }
+
+  private async send(
+    req: HttpRequest,
+    accept: string,
+  ): Promise<{ res: http.IncomingMessage; clientReq: http.ClientRequest }> {
+    req.signal?.throwIfAborted();
+    await this.limiter?.wait(req.signal);
+    const host = this.config.host;
+    const opts: https.RequestOptions = {};
+    try {
+      await this.config.kubeConfig.applyToHTTPSOptions(opts);
+    } catch (err) {
+      const msg = err instanceof Error ? err.message : String(err);
+      const hint = /HTTP protocol is not allowed/.test(msg)
+        ? `${host} is plain http; client-node only allows that with insecure-skip-tls-verify: true on the cluster`
+        : `cannot prepare credentials or TLS settings for ${host}: ${msg}`;
+      throw new ApiError(0, TransportReason.ConfigError, hint);
+    }
+    const url = new URL(host + req.path);
+    for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { Accept: accept, 'User-Agent': this.config.userAgent };
+    for (const [k, v] of Object.entries(opts.headers ?? {})) if (v !== undefined) headers[k] = String(v);
+    let payload: string | undefined;
+    if (req.body !== undefined) {
+      payload = typeof req.body === 'string' ? req.body : JSON.stringify(req.body);
+      headers['Content-Type'] = req.contentType ?? 'application/json';
+      headers['Content-Length'] = String(Buffer.byteLength(payload));
+    }
+    const isHttps = url.protocol === 'https:';
+    const cluster = this.config.kubeConfig.getCurrentCluster();
+    // A proxy needs client-node's proxy agent; otherwise keep one keep-alive agent per TLS identity.
+    const agent = cluster?.proxyUrl ? (opts.agent as http.Agent) : this.agentFor(opts, isHttps);
+    const requestOptions: https.RequestOptions = {
+      method: req.method ?? 'GET',
+      headers,
+      agent,
+      auth: opts.auth,
+    };
+    return new Promise((resolve, reject) => {
+      const clientReq = (isHttps ? https : http).request(url, requestOptions);
+      const onAbort = (): void => {
+        clientReq.destroy();
+        reject(req.signal?.reason);
+      };
+      req.signal?.addEventListener('abort', onAbort, { once: true });
+      clientReq.on('response', (res) => {
+        req.signal?.removeEventListener('abort', onAbort);
+        resolve({ res, clientReq });
+      });
+      clientReq.on('error', (err) => {
+        req.signal?.removeEventListener('abort', onAbort);
+        reject(req.signal?.aborted ? req.signal.reason : transportError(err, host));
+      });
+      clientReq.end(payload);
+    });
+  }
+
+  private agentFor(opts: https.RequestOptions, isHttps: boolean): http.Agent {
+    const tls = {
+      ca: opts.ca,
+      cert: opts.cert,
+      key: opts.key,
+      rejectUnauthorized: opts.rejectUnauthorized,
+      servername: opts.servername,
+    };
+    const key = `${isHttps}|${String(tls.ca)}|${String(tls.cert)}|${String(tls.key)}|${tls.rejectUnauthorized}|${tls.servername}`;
+    if (!this.agent || key !== this.agentKey) {
+      // An exec plugin may rotate the client certificate; a new identity needs a new agent. Streams still
+      // open on the old agent keep their sockets.
+      this.agent = isHttps ? new https.Agent({ ...tls, keepAlive: true }) : new http.Agent({ keepAlive: true });
+      this.agentKey = key;
+    }
+    return this.agent;
+  }
+
+  private errorFromResponse(res: http.IncomingMessage, text: string, req: HttpRequest): ApiError {
+    const code = res.statusCode ?? 0;
+    const retryAfter = Number(res.headers['retry-after']);
+    let status = parseStatus(text);
+    if (!status) {
+      status = {
+        apiVersion: 'v1',
+        kind: 'Status',
+        metadata: {},
+        status: 'Failure',
+        code,
+        reason: reasonForCode(code),
+        message: genericMessage(code, text),
+      };
+      if (retryAfter > 0) status.details = { retryAfterSeconds: retryAfter };
+    }
+    if (code === 401) {
+      const ctx = this.config.contextName;
+      return new ApiError(
+        401,
+        'Unauthorized',
+        `Unauthorized: the API server at ${this.config.host} rejected the credentials of context "${ctx}" ` +
+          `(${req.method ?? 'GET'} ${req.path}). The token or client certificate is missing, wrong or expired; ` +
+          'refresh your credentials (e.g. log in again) or pick another context.',
+        status,
+      );
+    }
+    return new ApiError(status.code || code, status.reason ?? '', status.message ?? `status ${code}`, status);
+  }
+}
+
+function parseStatus(text: string): KubeStatus | undefined {
+  try {
+    const v = JSON.parse(text) as Partial<KubeStatus> | null;
+    if (v && typeof v === 'object' && v.kind === 'Status' && typeof v.code === 'number') return v as KubeStatus;
+  } catch {
+    // not JSON: fall through to a generic status
+  }
+  return undefined;
+}
+
+/** The reason client-go's NewGenericServerResponse gives a status code that came without a Status body. */
+export function reasonForCode(code: number): string {
+  const reasons: Record<number, string> = {
+    400: 'BadRequest',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'NotFound',
+    405: 'MethodNotAllowed',
+    406: 'NotAcceptable',
+    409: 'Conflict',
+    410: 'Gone',
+    415: 'UnsupportedMediaType',
+    422: 'Invalid',
+    429: 'TooManyRequests',
+    500: 'InternalError',
+    503: 'ServiceUnavailable',
+    504: 'Timeout',
+  };
+  return reasons[code] ?? (code >= 500 ? 'InternalError' : 'Unknown');
+}
+
+function genericMessage(code: number, text: string): string {
+  const messages: Record<number, string> = {
+    400: 'the server rejected our request for an unknown reason',
+    401: 'the server has asked for the client to provide credentials',
+    404: 'the server could not find the requested resource',
+    405: 'the server does not allow this method on the requested resource',
+    409: 'the server reported a conflict',
+    429: 'the server has received too many requests and has asked us to try again later',
+    503: 'the server is currently unable to handle the request',
+    504: 'the server was unable to return a response in the time allotted, but may still be processing the request',
+  };
+  const base = messages[code] ?? `an error on the server has prevented the request from succeeding (status ${code})`;
+  const body = text.trim();
+  return body && code !== 404 ? `${base}: ${snippet(body)}` : base;
+}
+
+function snippet(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+const TLS_CODES = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_UNTRUSTED',
+  'CERT_SIGNATURE_FAILURE',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+  'EPROTO',
+]);
+
+/** Turns a socket-level failure into ApiError code 0 saying what to check. */
+export function transportError(err: unknown, host: string): ApiError {
+  const e = err as NodeJS.ErrnoException;
+  const code = e?.code ?? '';
+  const msg = e?.message ?? String(err);
+  if (code === 'ECONNREFUSED') {
+    return new ApiError(
+      0,
+      TransportReason.ConnectionRefused,
+      `cannot reach the API server at ${host}: connection refused (ECONNREFUSED). ` +
+        'Is the cluster running, and does the kubeconfig point at the right address?',
+    );
+  }
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') {
+    return new ApiError(
+      0,
+      TransportReason.DNSError,
+      `cannot resolve the API server host of ${host} (${code}). Check the server address in the kubeconfig.`,
+    );
+  }
+  if (
+    TLS_CODES.has(code) ||
+    code.startsWith('ERR_TLS') ||
+    code.startsWith('ERR_SSL') ||
+    /certificate|SSL|TLS/i.test(msg)
+  ) {
+    return new ApiError(
+      0,
+      TransportReason.TLSError,
+      `TLS handshake with the API server at ${host} failed: ${msg}${code ? ` (${code})` : ''}. ` +
+        "Check the cluster's certificate-authority(-data) and tls-server-name in the kubeconfig.",
+    );
+  }
+  return new ApiError(
+    0,
+    TransportReason.NetworkError,
+    `request to the API server at ${host} failed: ${msg}${code ? ` (${code})` : ''}`,
+  );
+}
+
+function readBody(res: http.IncomingMessage, host: string, signal?: AbortSignal): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    const onAbort = (): void => {
+      res.destroy();
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    res.on('data', (c: Buffer) => chunks.push(c));
+    res.on('end', () => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve(Buffer.concat(chunks).toString('utf-8'));
+    });
+    res.on('error', (err) => {
+      signal?.removeEventListener('abort', onAbort);
+      reject(signal?.aborted ? signal.reason : transportError(err, host));
+    });
+  });
+}
+
+class ResponseLines implements LineStream {
+  private stopped = false;
+  private iterated = false;
+  private readonly onAbort = (): void => this.stop();
+
+  constructor(
+    private readonly res: http.IncomingMessage,
+    private readonly clientReq: http.ClientRequest,
+    private readonly host: string,
+    private readonly signal?: AbortSignal,
+  ) {
+    if (signal?.aborted) this.stop();
+    else signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.signal?.removeEventListener('abort', this.onAbort);
+    this.res.destroy();
+    this.clientReq.destroy();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<string> {
+    if (this.iterated) throw new Error('a watch stream can be iterated only once');
+    this.iterated = true;
+    const decoder = new StringDecoder('utf8');
+    let buf = '';
+    try {
+      if (this.stopped) return;
+      for await (const chunk of this.res) {
+        buf += decoder.write(chunk as Buffer);
+        let nl: number;
+        while ((nl = buf.indexOf('\n')) >= 0) {
+          const line = buf.slice(0, nl).trim();
+          buf = buf.slice(nl + 1);
+          if (line !== '') yield line;
+          if (this.stopped) return;
+        }
+      }
+      const rest = (buf + decoder.end()).trim();
+      if (rest !== '' && !this.stopped) yield rest;
+    } catch (err) {
+      if (this.stopped) return;
+      throw transportError(err, this.host);
+    } finally {
+      this.stop();
+    }
+  }
+}

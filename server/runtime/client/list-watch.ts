@@ -1,0 +1,160 @@
+// Ports client-go tools/cache/listwatch.go (NewListWatchFromClient, NewFilteredListWatchFromClient) and the
+// decoding half of apimachinery's watch.StreamWatcher: newline-delimited watch events become WatchEvents,
+// and a line that does not decode ends the stream with an ERROR event, as StreamWatcher reports it.
+import type {
+  GroupVersionResource,
+  KubeList,
+  KubeObject,
+  KubeStatus,
+  WatchEvent,
+  WatchEventType,
+} from '../../../shared/models/object';
+import { resourcePath } from './gvk';
+import type { HttpClient, LineStream, QueryValue } from './http';
+import type { ListerWatcher, ListOptions, WatchStream } from './lister-watcher';
+
+export interface ListWatchFromClientOptions {
+  http: HttpClient;
+  gvr: GroupVersionResource;
+  /** Namespace to list/watch; '' or undefined means all namespaces (or a cluster-scoped resource). */
+  namespace?: string;
+  /** Applied to every list and watch unless the caller's options set their own. */
+  labelSelector?: string;
+  fieldSelector?: string;
+  /** Edits the options before each request (NewFilteredListWatchFromClient's optionsModifier). */
+  optionsModifier?: (options: ListOptions) => void;
+}
+
+const EVENT_TYPES: ReadonlySet<string> = new Set<WatchEventType>(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
+
+/** A ListerWatcher over HTTP for one resource, optionally one namespace and selectors. */
+export class ListWatch<T extends KubeObject = KubeObject> implements ListerWatcher<T> {
+  private readonly http: HttpClient;
+  private readonly path: string;
+
+  constructor(private readonly opts: ListWatchFromClientOptions) {
+    this.http = opts.http;
+    this.path = resourcePath(opts.gvr, { namespace: opts.namespace || undefined });
+  }
+
+  async list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
+    const o = this.effective(options);
+    const list = await this.http.request<KubeList<T>>({
+      path: this.path,
+      query: {
+        labelSelector: o.labelSelector,
+        fieldSelector: o.fieldSelector,
+        resourceVersion: o.resourceVersion,
+        resourceVersionMatch: o.resourceVersionMatch,
+        limit: o.limit,
+        continue: o.continue,
+        timeoutSeconds: o.timeoutSeconds,
+      },
+      signal,
+    });
+    return withItemTypeMeta(list);
+  }
+
+  async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream<T>> {
+    const o = this.effective(options);
+    const query: Record<string, QueryValue> = {
+      watch: true,
+      labelSelector: o.labelSelector,
+      fieldSelector: o.fieldSelector,
+      resourceVersion: o.resourceVersion,
+      resourceVersionMatch: o.resourceVersionMatch,
+      timeoutSeconds: o.timeoutSeconds,
+      allowWatchBookmarks: o.allowWatchBookmarks || undefined,
+      sendInitialEvents: o.sendInitialEvents,
+    };
+    const lines = await this.http.stream({ path: this.path, query, signal });
+    return new DecodingWatchStream<T>(lines);
+  }
+
+  private effective(options: ListOptions): ListOptions {
+    const o: ListOptions = {
+      ...options,
+      labelSelector: options.labelSelector ?? this.opts.labelSelector,
+      fieldSelector: options.fieldSelector ?? this.opts.fieldSelector,
+    };
+    this.opts.optionsModifier?.(o);
+    return o;
+  }
+}
+
+/** NewListWatchFromClient / NewFilteredListWatchFromClient in one: a ListerWatcher for a GVR. */
+export function newListWatchFromClient<T extends KubeObject = KubeObject>(
+  opts: ListWatchFromClientOptions,
+): ListerWatcher<T> {
+  return new ListWatch<T>(opts);
+}
+
+/**
+ * Fills in apiVersion/kind on items that came without them (typed lists omit them), from the list's own
+ * kind minus "List", as apimachinery's UnstructuredList does, so downstream code can always read a GVK.
+ */
+export function withItemTypeMeta<T extends KubeObject>(list: KubeList<T>): KubeList<T> {
+  const items = list.items ?? [];
+  const kind = list.kind?.endsWith('List') ? list.kind.slice(0, -4) : undefined;
+  for (const item of items) {
+    if (!item.apiVersion && list.apiVersion) item.apiVersion = list.apiVersion;
+    if (!item.kind && kind) item.kind = kind;
+  }
+  return { ...list, metadata: list.metadata ?? {}, items };
+}
+
+/** A Status for a watch line that could not be decoded (StreamWatcher wraps the error as an internal error). */
+export function decodeErrorStatus(detail: string): KubeStatus {
+  return {
+    apiVersion: 'v1',
+    kind: 'Status',
+    metadata: {},
+    status: 'Failure',
+    reason: 'InternalError',
+    code: 500,
+    message: `unable to decode an event from the watch stream: ${detail}`,
+  };
+}
+
+/** Parses one watch line; returns an error description instead of throwing. */
+export function decodeWatchLine<T extends KubeObject>(line: string): WatchEvent<T> | { error: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(line);
+  } catch (err) {
+    const short = line.length > 120 ? `${line.slice(0, 120)}…` : line;
+    return { error: `${err instanceof Error ? err.message : String(err)} in line ${JSON.stringify(short)}` };
+  }
+  if (typeof v !== 'object' || v === null) return { error: `expected a JSON object, got ${JSON.stringify(v)}` };
+  const e = v as { type?: unknown; object?: unknown };
+  if (typeof e.type !== 'string' || !EVENT_TYPES.has(e.type)) {
+    return { error: `unknown watch event type ${JSON.stringify(e.type)}` };
+  }
+  if (typeof e.object !== 'object' || e.object === null) {
+    return { error: `watch event ${e.type} has no object` };
+  }
+  return { type: e.type as WatchEventType, object: e.object as T | KubeStatus };
+}
+
+class DecodingWatchStream<T extends KubeObject> implements WatchStream<T> {
+  constructor(private readonly lines: LineStream) {}
+
+  stop(): void {
+    this.lines.stop();
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+    try {
+      for await (const line of this.lines) {
+        const ev = decodeWatchLine<T>(line);
+        if ('error' in ev) {
+          yield { type: 'ERROR', object: decodeErrorStatus(ev.error) };
+          return;
+        }
+        yield ev;
+      }
+    } finally {
+      this.lines.stop();
+    }
+  }
+}
