@@ -93,9 +93,4 @@ export interface QueueShutdownEvent {
 }
 
 export type WorkqueueEvent =
-  | QueueAddEvent
-  | QueueAddAfterEvent
-  | QueueGetEvent
-  | QueueDoneEvent
-  | QueueForgetEvent
-  | QueueShutdownEvent;
+  QueueAddEvent | QueueAddAfterEvent | QueueGetEvent | QueueDoneEvent | QueueForgetEvent | QueueShutdownEvent;

@@ -1,0 +1,368 @@
+// The controller half of reduce(): workqueue depth and per-key queue state, reconciles and their causes,
+// handler and client counters. Queue events name the queue, which shares its controller's name (upstream).
+import type { ControllerEvent } from './events-controller';
+import type { EnqueueCause } from './events-workqueue';
+import type { WorkqueueEvent } from './events-workqueue';
+import type { Draft } from './reduce-draft';
+import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './reduce-hotloop';
+import { notable } from './reduce-notable';
+import { seriesPoint } from './reduce-series';
+import type { ControllerSeriesPoint, ControllerView, KeyView, ReconcileRecord } from './view';
+import { emptyHistogram } from './view';
+
+type Stamped<E> = E & { seq: number; ts: number };
+
+const ERROR_OUTCOMES = new Set(['error', 'terminalError', 'panic']);
+const RETRY_CAUSES = new Set(['errorBackoff', 'requeue']);
+
+export function newController(name: string, ts: number): ControllerView {
+  return {
+    name,
+    phase: 'unknown',
+    phaseSince: ts,
+    workers: 0,
+    activeWorkers: 0,
+    workerStates: {},
+    depth: { ready: 0, waiting: 0, processing: 0 },
+    adds: 0,
+    dedupedAdds: 0,
+    addsPerSecond: 0,
+    reconcilesPerSecond: 0,
+    retries: 0,
+    reconciles: { success: 0, requeue: 0, requeueAfter: 0, error: 0, terminalError: 0, panic: 0 },
+    totalReconciles: 0,
+    histogram: emptyHistogram(),
+    causes: {
+      event: 0,
+      owner: 0,
+      mapped: 0,
+      requeue: 0,
+      requeueAfter: 0,
+      errorBackoff: 0,
+      resync: 0,
+      manual: 0,
+      unknown: 0,
+    },
+    handlers: {},
+    client: { requests: {}, cached: 0, errors: 0, conflicts: 0 },
+    keys: {},
+    keyCount: 0,
+    evictedKeys: 0,
+    hotLoops: [],
+    writes: {},
+    shutDown: false,
+    series: [],
+    lastTs: ts,
+  };
+}
+
+export function newKey(key: string, ts: number): KeyView {
+  return {
+    key,
+    state: 'idle',
+    stateSince: ts,
+    dirty: false,
+    requeues: 0,
+    pendingCauses: [],
+    pendingCausesDropped: 0,
+    adds: 0,
+    reconciles: 0,
+    history: [],
+    recent: [],
+    lastTs: ts,
+  };
+}
+
+export function controllerOf(d: Draft, name: string, ts: number): ControllerView {
+  const all = d.child(d.view, 'controllers');
+  const existing = all[name];
+  const c = existing ? d.own(existing) : d.made(newController(name, ts));
+  all[name] = c;
+  c.lastTs = Math.max(c.lastTs, ts);
+  d.touchedControllers.add(name);
+  return c;
+}
+
+export function keyOf(d: Draft, c: ControllerView, key: string, ts: number): KeyView {
+  const keys = d.child(c, 'keys');
+  const existing = keys[key];
+  const k = existing ? d.own(existing) : d.made(newKey(key, ts));
+  keys[key] = k;
+  k.lastTs = Math.max(k.lastTs, ts);
+  if (!existing && ++c.keyCount > d.view.limits.maxKeysPerController) evictKeys(d, c, key);
+  return k;
+}
+
+/**
+ * Evicts keys down to 90% of the cap (so eviction runs once per many new keys): idle ones first, then the
+ * longest unseen. Keys a worker holds, and the key being added, stay: they are what the UI must show.
+ */
+function evictKeys(d: Draft, c: ControllerView, keep: string): void {
+  const target = Math.floor(d.view.limits.maxKeysPerController * 0.9);
+  const rank = { idle: 0, waiting: 1, ready: 1, processing: 2 };
+  const keys = d.child(c, 'keys');
+  const victims = Object.values(keys)
+    .filter((k) => k.state !== 'processing' && k.key !== keep)
+    .sort((a, b) => rank[a.state] - rank[b.state] || a.lastTs - b.lastTs)
+    .slice(0, c.keyCount - target);
+  for (const k of victims) delete keys[k.key];
+  c.keyCount -= victims.length;
+  c.evictedKeys += victims.length;
+  if (c.hotLoops.some((h) => !keys[h.key])) c.hotLoops = c.hotLoops.filter((h) => keys[h.key]);
+}
+
+function point(d: Draft, c: ControllerView, ts: number): ControllerSeriesPoint {
+  const p = seriesPoint<ControllerView, 'series', ControllerSeriesPoint>(d, c, 'series', ts, (t, prev) => ({
+    t,
+    adds: 0,
+    reconciles: 0,
+    errors: 0,
+    retries: 0,
+    durationSumMs: 0,
+    durationCount: 0,
+    ready: prev?.ready ?? c.depth.ready,
+    waiting: prev?.waiting ?? c.depth.waiting,
+    processing: prev?.processing ?? c.depth.processing,
+    activeWorkers: prev?.activeWorkers ?? c.activeWorkers,
+  }));
+  return p;
+}
+
+function setState(k: KeyView, state: KeyView['state'], ts: number): void {
+  if (k.state !== state) {
+    k.state = state;
+    k.stateSince = ts;
+  }
+}
+
+function absorb(d: Draft, k: KeyView, cause: EnqueueCause): void {
+  if (k.pendingCauses.length >= d.view.limits.maxCausesPerReconcile) k.pendingCausesDropped++;
+  else d.child(k, 'pendingCauses').push(cause);
+}
+
+export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void {
+  const c = controllerOf(d, ev.queue, ev.ts);
+  if (ev.kind === 'queue.shutdown') {
+    c.shutDown = true;
+    return;
+  }
+  if (ev.kind !== 'queue.forget') c.depth = ev.depth;
+  const k = keyOf(d, c, ev.key, ev.ts);
+  switch (ev.kind) {
+    case 'queue.add': {
+      c.adds++;
+      d.child(c, 'causes')[ev.cause.type]++;
+      k.adds++;
+      absorb(d, k, ev.cause);
+      if (!ev.queued) c.dedupedAdds++;
+      if (ev.dirtyWhileProcessing) {
+        k.dirty = true;
+        setState(k, 'processing', ev.ts);
+      } else setState(k, 'ready', ev.ts);
+      if (k.nextRetryAt !== undefined && k.nextRetryAt <= ev.ts) delete k.nextRetryAt;
+      point(d, c, ev.ts).adds++;
+      break;
+    }
+    case 'queue.addAfter': {
+      d.child(c, 'causes')[ev.cause.type]++;
+      absorb(d, k, ev.cause);
+      k.nextRetryAt = ev.readyAt;
+      if (ev.requeues !== undefined) k.requeues = ev.requeues;
+      if (k.state === 'idle') setState(k, 'waiting', ev.ts);
+      if (RETRY_CAUSES.has(ev.cause.type)) {
+        c.retries++;
+        point(d, c, ev.ts).retries++;
+      }
+      break;
+    }
+    case 'queue.get': {
+      k.dirty = false;
+      setState(k, 'processing', ev.ts);
+      if (k.nextRetryAt !== undefined && k.nextRetryAt <= ev.ts) delete k.nextRetryAt;
+      break;
+    }
+    case 'queue.done': {
+      k.dirty = false;
+      if (ev.requeued) setState(k, 'ready', ev.ts);
+      else if (k.nextRetryAt !== undefined && k.nextRetryAt > ev.ts) setState(k, 'waiting', ev.ts);
+      else setState(k, 'idle', ev.ts);
+      break;
+    }
+    case 'queue.forget': {
+      k.requeues = 0;
+      return;
+    }
+  }
+  const p = point(d, c, ev.ts);
+  p.ready = c.depth.ready;
+  p.waiting = c.depth.waiting;
+  p.processing = c.depth.processing;
+}
+
+export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): void {
+  switch (ev.kind) {
+    case 'controller.lifecycle': {
+      const c = controllerOf(d, ev.controller, ev.ts);
+      c.phase = ev.phase;
+      c.phaseSince = ev.ts;
+      if (ev.workers !== undefined) c.workers = ev.workers;
+      if (ev.forKind) c.forKind = ev.forKind;
+      if (ev.error) c.lastError = ev.error;
+      const level = ev.error || ev.phase === 'cacheSyncTimeout' ? 'error' : 'info';
+      notable(d, ev, level, `controller ${ev.controller}: ${ev.phase}${ev.error ? `: ${ev.error}` : ''}`, {
+        controller: ev.controller,
+      });
+      return;
+    }
+    case 'handler.event': {
+      const c = controllerOf(d, ev.controller, ev.ts);
+      if (!c.watches?.includes(ev.ref.gvk)) c.watches = [...(c.watches ?? []), ev.ref.gvk];
+      const hs = d.child(c, 'handlers');
+      const h = { ...(hs[ev.handler] ?? { events: 0, filtered: 0, enqueued: 0 }) };
+      h.events++;
+      if (ev.filteredBy) {
+        h.filtered++;
+        h.lastFilteredBy = ev.filteredBy;
+      } else h.enqueued += ev.keys.length;
+      hs[ev.handler] = h;
+      return;
+    }
+    case 'reconcile.start':
+      return reconcileStart(d, ev);
+    case 'reconcile.end':
+      return reconcileEnd(d, ev);
+    case 'client.request': {
+      if (!ev.controller) return;
+      const c = controllerOf(d, ev.controller, ev.ts);
+      const cl = d.child(c, 'client');
+      const reqs = d.child(cl, 'requests');
+      reqs[ev.verb] = (reqs[ev.verb] ?? 0) + 1;
+      if (ev.cached) cl.cached++;
+      const failed = ev.error !== undefined || (ev.code !== undefined && ev.code >= 400);
+      if (failed) cl.errors++;
+      if (ev.code === 409) cl.conflicts++;
+      recordWrite(d, c, ev);
+      return;
+    }
+    case 'manager.lifecycle': {
+      const prev = d.view.manager;
+      const m = prev ? { ...prev, groups: { ...prev.groups } } : { phase: 'unknown', since: ev.ts, groups: {} };
+      if (ev.group) m.groups[ev.group] = ev.phase;
+      else {
+        m.phase = ev.phase;
+        m.since = ev.ts;
+      }
+      if (ev.error) {
+        m.error = ev.error;
+        notable(d, ev, 'error', `manager: ${ev.error}`);
+      }
+      d.view.manager = m;
+      return;
+    }
+    case 'leaderelection.state': {
+      const leaders = d.child(d.view, 'leaders');
+      const prev = leaders[ev.lease];
+      leaders[ev.lease] = {
+        lease: ev.lease,
+        identity: ev.identity,
+        phase: ev.phase,
+        since: prev && prev.phase === ev.phase ? prev.since : ev.ts,
+        ...(ev.holder !== undefined ? { holder: ev.holder } : {}),
+      };
+      if (ev.phase === 'acquired' || ev.phase === 'lost') {
+        notable(d, ev, ev.phase === 'lost' ? 'warn' : 'info', `leader election ${ev.lease}: ${ev.phase}`);
+      }
+      return;
+    }
+  }
+}
+
+function reconcileStart(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 'reconcile.start' }>>): void {
+  const limits = d.view.limits;
+  const c = controllerOf(d, ev.controller, ev.ts);
+  const k = keyOf(d, c, ev.key, ev.ts);
+  const all = ev.causes.length > 0 ? ev.causes : k.pendingCauses;
+  const dropped =
+    Math.max(0, all.length - limits.maxCausesPerReconcile) + (ev.causes.length ? 0 : k.pendingCausesDropped);
+  const causes = all.slice(0, limits.maxCausesPerReconcile);
+  const self = findSelfCause(c, causes, ev.ts, limits.hotLoopWindowMs);
+  const rec: ReconcileRecord = {
+    seq: ev.seq,
+    worker: ev.worker,
+    attempt: ev.attempt,
+    startTs: ev.ts,
+    causes,
+    causesDropped: dropped,
+    selfCaused: self !== undefined,
+    writes: 0,
+    ...(self ? { selfCause: self } : {}),
+  };
+  k.pendingCauses = [];
+  k.pendingCausesDropped = 0;
+  k.reconciles++;
+  k.lastReconcile = rec;
+  d.ring(k, 'history', limits.maxReconcilesPerKey).push(rec);
+  d.made(rec);
+  setState(k, 'processing', ev.ts);
+  const workers = d.child(c, 'workerStates');
+  workers[String(ev.worker)] = { worker: ev.worker, key: ev.key, since: ev.ts, reconcileSeq: ev.seq };
+  c.activeWorkers = countActive(workers);
+  point(d, c, ev.ts).activeWorkers = c.activeWorkers;
+  evaluateHotLoop(d, c, k, ev);
+  expireHotLoops(d, c, ev.ts);
+}
+
+function reconcileEnd(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 'reconcile.end' }>>): void {
+  const c = controllerOf(d, ev.controller, ev.ts);
+  const k = keyOf(d, c, ev.key, ev.ts);
+  const last = k.lastReconcile;
+  const wasError = last?.outcome !== undefined && ERROR_OUTCOMES.has(last.outcome);
+  if (last && last.endTs === undefined && last.worker === ev.worker) {
+    const rec: ReconcileRecord = d.made({ ...last, endTs: ev.ts, durationMs: ev.durationMs, outcome: ev.outcome });
+    if (ev.error !== undefined) rec.error = ev.error;
+    if (ev.requeueAfterMs !== undefined) rec.requeueAfterMs = ev.requeueAfterMs;
+    k.lastReconcile = rec;
+    const h = d.child(k, 'history');
+    const i = h.findLastIndex((r) => r.seq === last.seq);
+    if (i >= 0) h[i] = rec;
+  }
+  d.child(c, 'reconciles')[ev.outcome]++;
+  c.totalReconciles++;
+  observe(d, c, ev.durationMs / 1000);
+  const p = point(d, c, ev.ts);
+  p.reconciles++;
+  p.durationSumMs += ev.durationMs;
+  p.durationCount++;
+  const isError = ERROR_OUTCOMES.has(ev.outcome);
+  if (isError) {
+    p.errors++;
+    if (ev.error) c.lastError = ev.error;
+    if (!wasError) {
+      notable(d, ev, 'warn', `${ev.controller} ${ev.key}: reconcile ${ev.outcome}${ev.error ? `: ${ev.error}` : ''}`, {
+        controller: ev.controller,
+        key: ev.key,
+      });
+    }
+  }
+  const workers = d.child(c, 'workerStates');
+  const w = workers[String(ev.worker)];
+  if (w && w.key === ev.key) workers[String(ev.worker)] = { worker: ev.worker, since: ev.ts };
+  c.activeWorkers = countActive(workers);
+  p.activeWorkers = c.activeWorkers;
+}
+
+function countActive(workers: ControllerView['workerStates']): number {
+  let n = 0;
+  for (const w of Object.values(workers)) if (w.key !== undefined) n++;
+  return n;
+}
+
+function observe(d: Draft, c: ControllerView, seconds: number): void {
+  const h = d.child(c, 'histogram');
+  const counts = d.child(h, 'counts');
+  let i = h.buckets.findIndex((b) => seconds <= b);
+  if (i < 0) i = h.buckets.length;
+  counts[i] = (counts[i] ?? 0) + 1;
+  h.sum += seconds;
+  h.count++;
+}

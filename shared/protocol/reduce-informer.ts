@@ -1,0 +1,334 @@
+// The cache half of reduce(): reflector sessions, FIFO pending deltas, store size, informer lifecycle.
+import type { CacheEvent } from './events-cache';
+import type { Draft } from './reduce-draft';
+import { notable } from './reduce-notable';
+import { seriesPoint } from './reduce-series';
+import type { InformerCounters, InformerSeriesPoint, InformerView, ReflectorSessionEntry } from './view';
+
+type Stamped<E> = E & { seq: number; ts: number };
+
+const MAX_TYPES_PER_PENDING_KEY = 8;
+
+export function newInformer(id: string, ts: number): InformerView {
+  return {
+    id,
+    state: 'idle',
+    stateSince: ts,
+    stateReason: '',
+    started: false,
+    synced: false,
+    storeSize: 0,
+    fifoLength: 0,
+    handlers: [],
+    counters: emptyCounters(),
+    pending: {},
+    pendingKeys: 0,
+    pendingOverflow: 0,
+    history: [],
+    series: [],
+    lastTs: ts,
+  };
+}
+
+function emptyCounters(): InformerCounters {
+  return {
+    lists: 0,
+    relists: 0,
+    listErrors: 0,
+    watches: 0,
+    watchEvents: 0,
+    bookmarks: 0,
+    expired: 0,
+    errors: 0,
+    backoffs: 0,
+    resyncs: 0,
+    relistReplaced: 0,
+    relistDeleted: 0,
+    tombstones: 0,
+    deltas: { Added: 0, Updated: 0, Deleted: 0, Replaced: 0, Sync: 0 },
+    pops: 0,
+    popErrors: 0,
+    indexerOps: 0,
+    notifications: {},
+  };
+}
+
+function informerOf(d: Draft, id: string, ts: number): InformerView {
+  const all = d.child(d.view, 'informers');
+  const existing = all[id];
+  const inf = existing ? d.own(existing) : d.made(newInformer(id, ts));
+  all[id] = inf;
+  inf.lastTs = ts;
+  d.touchedInformers.add(id);
+  return inf;
+}
+
+function point(d: Draft, inf: InformerView, ts: number): InformerSeriesPoint {
+  return seriesPoint<InformerView, 'series', InformerSeriesPoint>(d, inf, 'series', ts, (t, prev) => ({
+    t,
+    watchEvents: 0,
+    deltas: 0,
+    pops: 0,
+    storeSize: prev?.storeSize ?? inf.storeSize,
+    fifoLength: prev?.fifoLength ?? inf.fifoLength,
+  }));
+}
+
+/** Index of the newest history entry of a type that is still open (no end), or -1. */
+function openEntry(h: ReflectorSessionEntry[], type: 'list' | 'watch'): number {
+  for (let i = h.length - 1; i >= 0; i--) {
+    const e = h[i] as ReflectorSessionEntry;
+    if (e.type === type) return 'endTs' in e && e.endTs !== undefined ? -1 : i;
+  }
+  return -1;
+}
+
+function lastOfType(h: ReflectorSessionEntry[], type: ReflectorSessionEntry['type']): number {
+  for (let i = h.length - 1; i >= 0; i--) if ((h[i] as ReflectorSessionEntry).type === type) return i;
+  return -1;
+}
+
+/** Makes history[i] writable and returns it narrowed to its type. */
+function ownEntry<T extends ReflectorSessionEntry['type']>(
+  d: Draft,
+  h: ReflectorSessionEntry[],
+  i: number,
+): Extract<ReflectorSessionEntry, { type: T }> {
+  const e = d.own(h[i] as ReflectorSessionEntry);
+  h[i] = e;
+  return e as Extract<ReflectorSessionEntry, { type: T }>;
+}
+
+export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
+  const inf = informerOf(d, ev.informer, ev.ts);
+  const cap = d.view.limits.maxSessionHistory;
+  switch (ev.kind) {
+    case 'reflector.state': {
+      inf.state = ev.to;
+      inf.stateSince = ev.ts;
+      inf.stateReason = ev.reason;
+      if (ev.to === 'relisting') {
+        notable(d, ev, 'warn', `${ev.informer}: relisting (${ev.reason})`, { informer: ev.informer });
+      }
+      return;
+    }
+    case 'reflector.listBegin': {
+      const c = d.child(inf, 'counters');
+      c.lists++;
+      if (ev.relist) c.relists++;
+      d.ring(inf, 'history', cap).push(
+        d.made({
+          type: 'list',
+          seq: ev.seq,
+          beginTs: ev.ts,
+          resourceVersion: ev.resourceVersion,
+          relist: ev.relist,
+          cause: ev.cause,
+        }),
+      );
+      return;
+    }
+    case 'reflector.listEnd': {
+      const h = d.ring(inf, 'history', cap);
+      let i = openEntry(h, 'list');
+      if (i < 0) {
+        // The begin fell out of the ring or predates this view: record the list from its end alone.
+        h.push(
+          d.made({
+            type: 'list',
+            seq: ev.seq,
+            beginTs: ev.ts - ev.durationMs,
+            resourceVersion: ev.resourceVersion,
+            relist: ev.relist,
+            cause: '',
+          }),
+        );
+        i = h.length - 1;
+      }
+      const e = ownEntry<'list'>(d, h, i);
+      e.endTs = ev.ts;
+      e.items = ev.items;
+      e.pages = ev.pages;
+      e.durationMs = ev.durationMs;
+      const c = d.child(inf, 'counters');
+      if (ev.error) {
+        e.error = ev.error;
+        c.listErrors++;
+        notable(d, ev, 'error', `${ev.informer}: list failed: ${ev.error}`, { informer: ev.informer });
+        return;
+      }
+      inf.lastResourceVersion = ev.resourceVersion;
+      if (ev.relist) {
+        e.replaced = ev.items;
+        e.deleted = ev.deletedFromRelist ?? 0;
+        c.relistReplaced += ev.items;
+        c.relistDeleted += e.deleted;
+        notable(d, ev, 'warn', `${ev.informer}: relisted ${ev.items} objects, ${e.deleted} deleted as tombstones`, {
+          informer: ev.informer,
+        });
+      }
+      return;
+    }
+    case 'reflector.watchStart': {
+      d.child(inf, 'counters').watches++;
+      d.ring(inf, 'history', cap).push(
+        d.made({
+          type: 'watch',
+          seq: ev.seq,
+          startTs: ev.ts,
+          resourceVersion: ev.resourceVersion,
+          timeoutSeconds: ev.timeoutSeconds,
+          events: 0,
+          bookmarks: 0,
+        }),
+      );
+      return;
+    }
+    case 'reflector.watchEnd': {
+      const h = d.ring(inf, 'history', cap);
+      const i = openEntry(h, 'watch');
+      inf.lastResourceVersion = ev.resourceVersion || inf.lastResourceVersion;
+      if (i < 0) return;
+      const e = ownEntry<'watch'>(d, h, i);
+      e.endTs = ev.ts;
+      e.reason = ev.reason;
+      e.events = ev.events;
+      if (ev.error) e.error = ev.error;
+      if (ev.reason === 'expired' && !e.expired) {
+        e.expired = true;
+        d.child(inf, 'counters').expired++;
+        notable(d, ev, 'warn', `${ev.informer}: watch expired (410 Gone) at resourceVersion ${ev.resourceVersion}`, {
+          informer: ev.informer,
+        });
+      }
+      return;
+    }
+    case 'reflector.event': {
+      d.child(inf, 'counters').watchEvents++;
+      point(d, inf, ev.ts).watchEvents++;
+      if (ev.ref.resourceVersion) inf.lastResourceVersion = ev.ref.resourceVersion;
+      const h = d.child(inf, 'history');
+      const i = openEntry(h, 'watch');
+      if (i >= 0) ownEntry<'watch'>(d, h, i).events++;
+      return;
+    }
+    case 'reflector.bookmark': {
+      d.child(inf, 'counters').bookmarks++;
+      inf.lastResourceVersion = ev.resourceVersion;
+      const h = d.child(inf, 'history');
+      const i = openEntry(h, 'watch');
+      if (i >= 0) {
+        const e = ownEntry<'watch'>(d, h, i);
+        e.bookmarks++;
+        e.lastBookmarkRv = ev.resourceVersion;
+      }
+      return;
+    }
+    case 'reflector.error': {
+      const c = d.child(inf, 'counters');
+      c.errors++;
+      inf.lastError = { ts: ev.ts, code: ev.code, reason: ev.reason, message: ev.message };
+      const h = d.ring(inf, 'history', cap);
+      if (ev.code === 410) {
+        // One 410 is often reported twice (the error and the watch ending "expired"): count it once.
+        const w = lastOfType(h, 'watch');
+        const l = lastOfType(h, 'list');
+        const we = w >= 0 && w > l ? ownEntry<'watch'>(d, h, w) : undefined;
+        if (we && !we.expired) {
+          we.expired = true;
+          c.expired++;
+        } else if (!we) c.expired++;
+      }
+      h.push(d.made({ type: 'error', seq: ev.seq, ts: ev.ts, code: ev.code, reason: ev.reason, message: ev.message }));
+      notable(d, ev, 'error', `${ev.informer}: ${ev.code || 'transport'} ${ev.reason}: ${ev.message}`, {
+        informer: ev.informer,
+      });
+      return;
+    }
+    case 'reflector.backoff': {
+      d.child(inf, 'counters').backoffs++;
+      inf.backoffUntil = ev.ts + ev.delayMs;
+      d.ring(inf, 'history', cap).push(
+        d.made({ type: 'backoff', seq: ev.seq, ts: ev.ts, delayMs: ev.delayMs, until: ev.ts + ev.delayMs }),
+      );
+      return;
+    }
+    case 'reflector.resync': {
+      d.child(inf, 'counters').resyncs++;
+      return;
+    }
+    case 'fifo.delta': {
+      const c = d.child(inf, 'counters');
+      d.child(c, 'deltas')[ev.delta]++;
+      if (ev.tombstone) c.tombstones++;
+      inf.fifoLength = ev.queueLength;
+      const p = point(d, inf, ev.ts);
+      p.deltas++;
+      p.fifoLength = ev.queueLength;
+      const pending = d.child(inf, 'pending');
+      const prev = pending[ev.key];
+      if (!prev && inf.pendingKeys >= d.view.limits.maxPendingKeysPerInformer) {
+        inf.pendingOverflow++;
+        return;
+      }
+      if (!prev) inf.pendingKeys++;
+      const types = prev ? [...prev.types, ev.delta].slice(-MAX_TYPES_PER_PENDING_KEY) : [ev.delta];
+      pending[ev.key] = {
+        key: ev.key,
+        ref: ev.ref,
+        count: ev.pendingForKey,
+        types,
+        since: prev?.since ?? ev.ts,
+        ...(ev.tombstone || prev?.tombstone ? { tombstone: true } : {}),
+      };
+      return;
+    }
+    case 'fifo.pop': {
+      const c = d.child(inf, 'counters');
+      c.pops++;
+      if (ev.error) c.popErrors++;
+      inf.fifoLength = ev.queueLength;
+      const p = point(d, inf, ev.ts);
+      p.pops++;
+      p.fifoLength = ev.queueLength;
+      if (ev.requeued) return;
+      if (inf.pending[ev.key]) {
+        delete d.child(inf, 'pending')[ev.key];
+        inf.pendingKeys--;
+      } else if (inf.pendingOverflow > 0) inf.pendingOverflow--;
+      return;
+    }
+    case 'indexer.update':
+    case 'indexer.replace': {
+      d.child(inf, 'counters').indexerOps++;
+      inf.storeSize = ev.size;
+      point(d, inf, ev.ts).storeSize = ev.size;
+      return;
+    }
+    case 'informer.notify': {
+      const n = d.child(d.child(inf, 'counters'), 'notifications');
+      n[ev.handler] = (n[ev.handler] ?? 0) + 1;
+      return;
+    }
+    case 'informer.synced': {
+      inf.synced = true;
+      inf.syncedAt = ev.ts;
+      inf.syncDurationMs = ev.durationMs;
+      inf.syncedItems = ev.items;
+      notable(d, ev, 'info', `${ev.informer}: synced ${ev.items} objects in ${ev.durationMs} ms`, {
+        informer: ev.informer,
+      });
+      return;
+    }
+    case 'informer.lifecycle': {
+      if (ev.fifo) inf.fifo = ev.fifo;
+      if (ev.phase === 'started') inf.started = true;
+      else if (ev.phase === 'stopped') inf.started = false;
+      else if (ev.handler) {
+        const without = inf.handlers.filter((h) => h !== ev.handler);
+        inf.handlers = ev.phase === 'handlerAdded' ? [...without, ev.handler] : without;
+      }
+      return;
+    }
+  }
+}

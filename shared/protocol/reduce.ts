@@ -1,0 +1,79 @@
+// The one reducer: (view, stamped events) → view. The server's recorder and every browser run it over the
+// same events, so the snapshot a new client receives is exactly what replaying would have built.
+//
+// Pure: the input view is never mutated (see reduce-draft.ts), time comes only from event stamps, and
+// events at or below view.lastSeq are skipped, so re-applying an overlapping batch after a resume is safe.
+// Bounded: every collection is capped by view.limits. Caps are enforced as events arrive (not at batch ends),
+// so the resulting view does not depend on how the events were batched.
+import type { StampedEvent } from './events';
+import type { CacheEvent } from './events-cache';
+import type { ControllerEvent } from './events-controller';
+import type { WorkqueueEvent } from './events-workqueue';
+import { Draft } from './reduce-draft';
+import { applyControllerEvent, applyWorkqueueEvent } from './reduce-controller';
+import { applyCacheEvent } from './reduce-informer';
+import { ratePerSecond } from './reduce-series';
+import type { RuntimeView } from './view';
+
+type Stamped<E> = E & { seq: number; ts: number };
+
+export function reduce(view: RuntimeView, events: readonly StampedEvent[]): RuntimeView {
+  if (events.length === 0) return view;
+  let d: Draft | undefined;
+  for (const ev of events) {
+    if (ev.seq <= (d ?? { view }).view.lastSeq) continue;
+    d ??= new Draft(view);
+    apply(d, ev);
+  }
+  if (!d) return view;
+  finalize(d);
+  return d.view;
+}
+
+function apply(d: Draft, ev: StampedEvent): void {
+  const v = d.view;
+  v.lastSeq = ev.seq;
+  v.lastTs = Math.max(v.lastTs, ev.ts);
+  if (v.firstTs === 0) v.firstTs = ev.ts;
+  v.eventCount++;
+  d.ring(v, 'log', v.limits.maxLogEntries).push(ev);
+  const block = ev.kind.slice(0, ev.kind.indexOf('.'));
+  switch (block) {
+    case 'reflector':
+    case 'fifo':
+    case 'indexer':
+    case 'informer':
+      applyCacheEvent(d, ev as Stamped<CacheEvent>);
+      return;
+    case 'queue':
+      applyWorkqueueEvent(d, ev as Stamped<WorkqueueEvent>);
+      return;
+    case 'controller':
+    case 'handler':
+    case 'reconcile':
+    case 'client':
+    case 'manager':
+    case 'leaderelection':
+      applyControllerEvent(d, ev as Stamped<ControllerEvent>);
+      return;
+    default:
+      // A kind from a newer server: kept in the log, otherwise ignored (kinds are only ever added).
+      return;
+  }
+}
+
+function finalize(d: Draft): void {
+  const v = d.view;
+  const { rateWindowMs } = v.limits;
+  // Rates are recomputed for every controller (not only touched ones) so a quiet controller decays to 0.
+  for (const c of Object.values(v.controllers)) {
+    const adds = ratePerSecond(c.series, 'adds', v.lastTs, rateWindowMs);
+    const recs = ratePerSecond(c.series, 'reconciles', v.lastTs, rateWindowMs);
+    if (adds === c.addsPerSecond && recs === c.reconcilesPerSecond) continue;
+    const o = d.own(c);
+    d.child(v, 'controllers')[c.name] = o;
+    o.addsPerSecond = adds;
+    o.reconcilesPerSecond = recs;
+  }
+  d.trimRings();
+}

@@ -1,0 +1,444 @@
+// The serializable view derived from the probe event stream: what the dashboard shows. The server keeps
+// one (the snapshot a new client receives) and every browser keeps one, both built by reduce.ts from the
+// same events, so they cannot drift. Everything here is plain JSON: records, arrays, numbers, strings.
+//
+// WARNING: wire-visible. Add optional fields freely; renaming or retyping a field bumps PROTOCOL_VERSION.
+import type { ControllerName, InformerId, ObjectKey, ObjectRef } from './ids';
+import type { DeltaType, ReflectorState } from './events-cache';
+import type { CauseType, EnqueueCause, QueueDepth } from './events-workqueue';
+import type { ReconcileOutcome } from './events-controller';
+import type { StampedEvent } from './events';
+import { PROTOCOL_VERSION } from './version';
+
+/** controller-runtime's controller_runtime_reconcile_time_seconds buckets, in seconds. */
+export const RECONCILE_TIME_BUCKETS: readonly number[] = [
+  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75,
+  2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
+];
+
+export const RECONCILE_OUTCOMES: readonly ReconcileOutcome[] = [
+  'success',
+  'requeue',
+  'requeueAfter',
+  'error',
+  'terminalError',
+  'panic',
+];
+
+/** Bounds that keep a view small however long the process runs. Carried in the view so both sides agree. */
+export interface ViewLimits {
+  /** Keys kept per controller; idle keys seen longest ago are evicted first. Default 2000. */
+  maxKeysPerController: number;
+  /** Keys with pending deltas kept per informer. Default 1000. */
+  maxPendingKeysPerInformer: number;
+  /** Reconcile records kept per key. Default 20. */
+  maxReconcilesPerKey: number;
+  /** Causes kept per reconcile record / pending on a key; the rest are counted in causesDropped. Default 50. */
+  maxCausesPerReconcile: number;
+  /** Reflector session entries (lists, watches, backoffs, errors) per informer. Default 100. */
+  maxSessionHistory: number;
+  /** Recent events in the view's log. Default 500. */
+  maxLogEntries: number;
+  /** Notable entries (errors, 410s, relists, lifecycle, hot loops). Default 200. */
+  maxNotable: number;
+  /** Points per time series. Default 300 (five minutes of one-second buckets). */
+  seriesPoints: number;
+  /** Width of one time-series bucket in ms. Default 1000. */
+  seriesBucketMs: number;
+  /** Window over which rates (adds per second...) are computed, ms. Default 10000. */
+  rateWindowMs: number;
+  /** A key reconciled more than this many times within hotLoopWindowMs may be hot-looping. Default 10. */
+  hotLoopThreshold: number;
+  /** Default 10000. */
+  hotLoopWindowMs: number;
+  /** Share of those reconciles that must have been caused by the controller's own writes. Default 0.5. */
+  hotLoopSelfRatio: number;
+  /** Writes remembered per controller to attribute causes to them. Default 500. */
+  maxWritesPerController: number;
+  /** Hot-loop evidence items kept. Default 10. */
+  maxHotLoopEvidence: number;
+}
+
+export const DEFAULT_VIEW_LIMITS: Readonly<ViewLimits> = Object.freeze({
+  maxKeysPerController: 2000,
+  maxPendingKeysPerInformer: 1000,
+  maxReconcilesPerKey: 20,
+  maxCausesPerReconcile: 50,
+  maxSessionHistory: 100,
+  maxLogEntries: 500,
+  maxNotable: 200,
+  seriesPoints: 300,
+  seriesBucketMs: 1000,
+  rateWindowMs: 10_000,
+  hotLoopThreshold: 10,
+  hotLoopWindowMs: 10_000,
+  hotLoopSelfRatio: 0.5,
+  maxWritesPerController: 500,
+  maxHotLoopEvidence: 10,
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Informers
+
+/** One step of a reflector's life, newest last. A relist is one 'list' entry, never N updates. */
+export type ReflectorSessionEntry =
+  | {
+      type: 'list';
+      seq: number;
+      beginTs: number;
+      endTs?: number;
+      resourceVersion: string;
+      relist: boolean;
+      cause: string;
+      items?: number;
+      pages?: number;
+      durationMs?: number;
+      /** On relist: objects delivered as Replaced (every item of the new list). */
+      replaced?: number;
+      /** On relist: known objects absent from the new list, delivered as Deleted tombstones. */
+      deleted?: number;
+      error?: string;
+    }
+  | {
+      type: 'watch';
+      seq: number;
+      startTs: number;
+      endTs?: number;
+      resourceVersion: string;
+      timeoutSeconds: number;
+      events: number;
+      bookmarks: number;
+      lastBookmarkRv?: string;
+      /** "timeout", "closed", "expired", "error", "stopped", "too-short"; absent while open. */
+      reason?: string;
+      /** true when this watch ended on 410 Gone. */
+      expired?: boolean;
+      error?: string;
+    }
+  | { type: 'backoff'; seq: number; ts: number; delayMs: number; until: number }
+  | { type: 'error'; seq: number; ts: number; code: number; reason: string; message: string };
+
+export interface InformerCounters {
+  lists: number;
+  relists: number;
+  listErrors: number;
+  watches: number;
+  watchEvents: number;
+  bookmarks: number;
+  /** 410 Gone / Expired seen, on a watch or a list. */
+  expired: number;
+  errors: number;
+  backoffs: number;
+  resyncs: number;
+  /** Objects delivered as Replaced across all relists. */
+  relistReplaced: number;
+  /** Objects found deleted by relists (tombstones). */
+  relistDeleted: number;
+  tombstones: number;
+  deltas: Record<DeltaType, number>;
+  pops: number;
+  popErrors: number;
+  indexerOps: number;
+  /** Per handler name: notifications delivered. */
+  notifications: Record<string, number>;
+}
+
+export interface PendingDeltas {
+  key: ObjectKey;
+  ref: ObjectRef;
+  /** Deltas pending for this key, as the FIFO reported after de-duplication. */
+  count: number;
+  /** The last few delta types queued, oldest first. */
+  types: DeltaType[];
+  since: number;
+  tombstone?: boolean;
+}
+
+export interface InformerSeriesPoint {
+  /** Bucket start, epoch ms. */
+  t: number;
+  watchEvents: number;
+  deltas: number;
+  pops: number;
+  /** Gauges at the end of the bucket. */
+  storeSize: number;
+  fifoLength: number;
+}
+
+export interface InformerView {
+  id: InformerId;
+  state: ReflectorState;
+  stateSince: number;
+  stateReason: string;
+  fifo?: 'DeltaFIFO' | 'RealFIFO';
+  started: boolean;
+  synced: boolean;
+  syncedAt?: number;
+  syncDurationMs?: number;
+  syncedItems?: number;
+  lastResourceVersion?: string;
+  storeSize: number;
+  fifoLength: number;
+  handlers: string[];
+  counters: InformerCounters;
+  /** Keys with deltas not yet popped, capped at limits.maxPendingKeysPerInformer. */
+  pending: Record<ObjectKey, PendingDeltas>;
+  /** Keys listed in pending. */
+  pendingKeys: number;
+  /** Pending keys not shown because of the cap. */
+  pendingOverflow: number;
+  history: ReflectorSessionEntry[];
+  lastError?: { ts: number; code: number; reason: string; message: string };
+  backoffUntil?: number;
+  series: InformerSeriesPoint[];
+  lastTs: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Controllers and keys
+
+export type KeyQueueState = 'ready' | 'waiting' | 'processing' | 'idle';
+
+export interface ReconcileRecord {
+  seq: number;
+  worker: number;
+  attempt: number;
+  startTs: number;
+  endTs?: number;
+  durationMs?: number;
+  outcome?: ReconcileOutcome;
+  error?: string;
+  requeueAfterMs?: number;
+  /** Every cause this reconcile absorbed (capped at limits.maxCausesPerReconcile). */
+  causes: EnqueueCause[];
+  causesDropped: number;
+  /** true when some cause was an event about an object this controller had just written. */
+  selfCaused: boolean;
+  /** The self-caused trigger and the write behind it, when selfCaused. */
+  selfCause?: { cause: EnqueueCause; write: WriteRecord };
+  /** Writes this reconcile made (verb + object), counted. */
+  writes: number;
+}
+
+export interface KeyView {
+  key: ObjectKey;
+  state: KeyQueueState;
+  stateSince: number;
+  /** Re-added while processing: will run again once done. */
+  dirty: boolean;
+  /** The rate limiter's requeue count (numRequeues); reset by forget. */
+  requeues: number;
+  /** When a waiting key becomes ready, epoch ms. */
+  nextRetryAt?: number;
+  /** Causes absorbed since the key was last taken by a worker. */
+  pendingCauses: EnqueueCause[];
+  pendingCausesDropped: number;
+  /** Adds (including de-duplicated ones) seen for this key. */
+  adds: number;
+  reconciles: number;
+  lastReconcile?: ReconcileRecord;
+  /** Recent reconciles, newest last, capped at limits.maxReconcilesPerKey. */
+  history: ReconcileRecord[];
+  /** Recent reconcile start times and whether each was self-caused, for hot-loop detection. */
+  recent: { ts: number; self: boolean }[];
+  hotLoop?: HotLoop;
+  lastTs: number;
+}
+
+export interface HotLoopEvidence {
+  seq: number;
+  ts: number;
+  /** The cause that re-triggered the key. */
+  cause: EnqueueCause;
+  /** The controller's own write that produced that event, when one was found. */
+  write?: WriteRecord;
+}
+
+export interface HotLoop {
+  controller: ControllerName;
+  key: ObjectKey;
+  detectedAt: number;
+  lastTs: number;
+  reconcilesInWindow: number;
+  windowMs: number;
+  /** Share of the window's reconciles caused by the controller's own writes. */
+  selfRatio: number;
+  /** Reconciles per second over the window. */
+  rate: number;
+  evidence: HotLoopEvidence[];
+}
+
+export interface WriteRecord {
+  seq: number;
+  ts: number;
+  verb: string;
+  ref: ObjectRef;
+  /** The key whose reconcile was running on this controller when the write happened, when known. */
+  key?: ObjectKey;
+  code?: number;
+  error?: string;
+}
+
+export interface Histogram {
+  /** Upper bounds in seconds; counts has one more entry for +Inf. Counts are per bucket, not cumulative. */
+  buckets: number[];
+  counts: number[];
+  sum: number;
+  count: number;
+}
+
+export interface ControllerSeriesPoint {
+  t: number;
+  adds: number;
+  reconciles: number;
+  errors: number;
+  retries: number;
+  /** Sum and count of reconcile durations ended in the bucket, ms. */
+  durationSumMs: number;
+  durationCount: number;
+  /** Gauges at the end of the bucket. */
+  ready: number;
+  waiting: number;
+  processing: number;
+  activeWorkers: number;
+}
+
+export interface WorkerView {
+  worker: number;
+  key?: ObjectKey;
+  since: number;
+  reconcileSeq?: number;
+}
+
+export interface HandlerCounters {
+  events: number;
+  filtered: number;
+  enqueued: number;
+  lastFilteredBy?: string;
+}
+
+export interface ClientCounters {
+  /** Per verb: requests made. */
+  requests: Record<string, number>;
+  cached: number;
+  errors: number;
+  conflicts: number;
+}
+
+export interface ControllerView {
+  name: ControllerName;
+  phase: string;
+  phaseSince: number;
+  forKind?: string;
+  workers: number;
+  activeWorkers: number;
+  workerStates: Record<string, WorkerView>;
+  lastError?: string;
+  depth: QueueDepth;
+  adds: number;
+  /** Adds absorbed because the key was already queued or processing. */
+  dedupedAdds: number;
+  addsPerSecond: number;
+  reconcilesPerSecond: number;
+  /** Rate-limited re-adds (workqueue_retries_total). */
+  retries: number;
+  reconciles: Record<ReconcileOutcome, number>;
+  totalReconciles: number;
+  histogram: Histogram;
+  causes: Record<CauseType, number>;
+  handlers: Record<string, HandlerCounters>;
+  client: ClientCounters;
+  keys: Record<ObjectKey, KeyView>;
+  keyCount: number;
+  evictedKeys: number;
+  hotLoops: HotLoop[];
+  writes: Record<string, WriteRecord>;
+  shutDown: boolean;
+  /** GVKs (informer ids) of the objects this controller's handlers have received events for; web map edges. */
+  watches?: string[];
+  series: ControllerSeriesPoint[];
+  lastTs: number;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Process-wide
+
+export type NotableLevel = 'info' | 'warn' | 'error';
+
+export interface NotableEntry {
+  seq: number;
+  ts: number;
+  level: NotableLevel;
+  kind: string;
+  informer?: InformerId;
+  controller?: ControllerName;
+  key?: ObjectKey;
+  text: string;
+}
+
+export interface ManagerView {
+  phase: string;
+  since: number;
+  groups: Record<string, string>;
+  error?: string;
+}
+
+export interface LeaderView {
+  lease: string;
+  identity: string;
+  phase: string;
+  holder?: string;
+  since: number;
+}
+
+export interface RuntimeView {
+  protocolVersion: number;
+  limits: ViewLimits;
+  /** Highest seq applied; 0 before any event. */
+  lastSeq: number;
+  lastTs: number;
+  firstTs: number;
+  eventCount: number;
+  informers: Record<InformerId, InformerView>;
+  controllers: Record<ControllerName, ControllerView>;
+  manager?: ManagerView;
+  leaders: Record<string, LeaderView>;
+  /** Recent raw events, newest last. */
+  log: StampedEvent[];
+  notable: NotableEntry[];
+}
+
+export function createView(limits: Partial<ViewLimits> = {}): RuntimeView {
+  return {
+    protocolVersion: PROTOCOL_VERSION,
+    limits: { ...DEFAULT_VIEW_LIMITS, ...limits },
+    lastSeq: 0,
+    lastTs: 0,
+    firstTs: 0,
+    eventCount: 0,
+    informers: {},
+    controllers: {},
+    leaders: {},
+    log: [],
+    notable: [],
+  };
+}
+
+export function emptyHistogram(): Histogram {
+  return {
+    buckets: [...RECONCILE_TIME_BUCKETS],
+    counts: new Array<number>(RECONCILE_TIME_BUCKETS.length + 1).fill(0),
+    sum: 0,
+    count: 0,
+  };
+}
+
+/** A stable id for an object across informers and writes: "gvk|namespace/name". */
+export function refId(ref: ObjectRef): string {
+  return `${ref.gvk}|${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
+}
+
+/** client-go's MetaNamespaceKeyFunc over a ref. */
+export function refKey(ref: ObjectRef): ObjectKey {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+}
