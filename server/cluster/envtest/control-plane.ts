@@ -1,0 +1,331 @@
+// Ports controller-runtime pkg/internal/testing/controlplane/plane.go (+ etcd.go, apiserver.go): etcd and
+// kube-apiserver on free loopback ports, a throwaway CA with an admin client certificate, readiness waits,
+// an admin kubeconfig, and a stop() that always takes both process groups and the temp dir down.
+//
+// Flags follow envtest's defaults plus two fixes for route-less hosts (see README.md beside this file).
+
+import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { findAssets } from './assets';
+import type { EnvtestAssets } from './assets';
+import { renderKubeconfig } from './kubeconfig-file';
+import { generatePki } from './pki';
+import { freePort } from './ports';
+import { ManagedProcess } from './process';
+import { httpCall, pollUntilReady } from './readiness';
+
+/** Flag overrides: a string sets `--name=value`, null drops a default flag. */
+export type FlagOverrides = Record<string, string | null>;
+
+export interface ControlPlaneOptions {
+  /** Binaries to run. Default: findAssets({ assetsDir, env }). */
+  assets?: EnvtestAssets;
+  /** Passed to findAssets when assets is not given; KUBEBUILDER_ASSETS and TEST_ASSET_* still win. */
+  assetsDir?: string;
+  /** Environment for asset lookup and the children. Default process.env. */
+  env?: NodeJS.ProcessEnv;
+  /** Parent of the per-run temp dir. Default os.tmpdir(). */
+  tmpRoot?: string;
+  /** Per readiness wait. Default KUBEBUILDER_CONTROLPLANE_START_TIMEOUT or 60 s (2-core machines are slow). */
+  startTimeoutMs?: number;
+  /** SIGTERM grace before SIGKILL, per process. Default KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT or 20 s. */
+  stopTimeoutMs?: number;
+  /** Whole start-ups tried when a port was taken in between. Default 3. */
+  startAttempts?: number;
+  /** Extra or replaced kube-apiserver flags (name without dashes). */
+  apiServerFlags?: FlagOverrides;
+  /** Extra or replaced etcd flags (name without dashes). */
+  etcdFlags?: FlagOverrides;
+  /** Keep the temp dir (logs, certs, etcd data) after stop for debugging. Default CONTROLLER_SCOPE_ENVTEST_KEEP=1. */
+  keepTmpDir?: boolean;
+}
+
+export interface ControlPlaneInfo {
+  apiServerUrl: string;
+  etcdUrl: string;
+  kubeconfigPath: string;
+  kubeconfig: string;
+  /** PEM strings for clients that don't read kubeconfig files. */
+  tls: { ca: string; cert: string; key: string };
+  tmpDir: string;
+  pids: { etcd: number; kubeApiserver: number };
+  /** Wall time of the successful start(), certificates included. */
+  startupMs: number;
+  /** Start-up attempts used (more than one only after a port clash). */
+  attempts: number;
+}
+
+export class ControlPlaneStartError extends Error {
+  /** Process group ids that were started for the failed attempt; all of them were stopped before throwing. */
+  readonly pids: number[];
+  constructor(message: string, options: { cause?: unknown; pids: number[] }) {
+    super(message, { cause: options.cause });
+    this.name = 'ControlPlaneStartError';
+    this.pids = options.pids;
+  }
+}
+
+function parseDurationMs(value: string | undefined): number | undefined {
+  if (!value) return undefined;
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  if (!m) return undefined;
+  const n = Number(m[1]);
+  return m[2] === 'ms' ? n : m[2] === 'm' ? n * 60_000 : n * 1_000;
+}
+
+function toArgs(defaults: Record<string, string>, overrides: FlagOverrides = {}): string[] {
+  const merged: FlagOverrides = { ...defaults, ...overrides };
+  return Object.entries(merged)
+    .filter((e): e is [string, string] => e[1] !== null)
+    .map(([k, v]) => `--${k}=${v}`);
+}
+
+const PORT_CLASH = /address already in use|bind: address/i;
+
+export class ControlPlane {
+  private readonly options: ControlPlaneOptions;
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly startTimeoutMs: number;
+  private readonly stopTimeoutMs: number;
+  private procs: { etcd?: ManagedProcess; apiserver?: ManagedProcess } = {};
+  private tmpDir: string | undefined;
+  private current: ControlPlaneInfo | undefined;
+  private stopping: Promise<void> | undefined;
+
+  constructor(options: ControlPlaneOptions = {}) {
+    this.options = options;
+    this.env = options.env ?? process.env;
+    this.startTimeoutMs =
+      options.startTimeoutMs ?? parseDurationMs(this.env.KUBEBUILDER_CONTROLPLANE_START_TIMEOUT) ?? 60_000;
+    this.stopTimeoutMs =
+      options.stopTimeoutMs ?? parseDurationMs(this.env.KUBEBUILDER_CONTROLPLANE_STOP_TIMEOUT) ?? 20_000;
+  }
+
+  /** Connection details; throws before start() resolved. */
+  get info(): ControlPlaneInfo {
+    if (!this.current) throw new Error('ControlPlane is not started');
+    return this.current;
+  }
+
+  get started(): boolean {
+    return this.current !== undefined;
+  }
+
+  /** The live process group ids (equal to the leaders' pids); empty when stopped. */
+  pids(): number[] {
+    return [this.procs.etcd?.pid, this.procs.apiserver?.pid].filter((p): p is number => p !== undefined && p > 0);
+  }
+
+  /**
+   * Starts etcd then kube-apiserver and waits until the apiserver is ready and the "default" namespace exists.
+   * On any failure both processes are stopped, the temp dir removed, and the error carries their log tails.
+   */
+  async start(signal?: AbortSignal): Promise<ControlPlaneInfo> {
+    if (this.current) return this.current;
+    if (this.stopping) await this.stopping;
+    const t0 = Date.now();
+    const assets = this.options.assets ?? findAssets({ assetsDir: this.options.assetsDir, env: this.env });
+    const tmpDir = await mkdtemp(join(this.options.tmpRoot ?? tmpdir(), 'controller-scope-envtest-'));
+    this.tmpDir = tmpDir;
+    try {
+      const pkiDir = join(tmpDir, 'pki');
+      await mkdir(pkiDir, { mode: 0o700 });
+      const pki = await generatePki({ dir: pkiDir });
+      const tls = {
+        ca: await readFile(pki.caCert, 'utf8'),
+        cert: await readFile(pki.adminCert, 'utf8'),
+        key: await readFile(pki.adminKey, 'utf8'),
+      };
+      const attemptsAllowed = Math.max(1, this.options.startAttempts ?? 3);
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const urls = await this.startOnce(assets, tmpDir, pki, tls, attempt, signal);
+          const kubeconfig = renderKubeconfig({
+            server: urls.apiServerUrl,
+            caPem: tls.ca,
+            certPem: tls.cert,
+            keyPem: tls.key,
+          });
+          const kubeconfigPath = join(tmpDir, 'kubeconfig');
+          await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
+          this.current = {
+            ...urls,
+            kubeconfigPath,
+            kubeconfig,
+            tls,
+            tmpDir,
+            pids: { etcd: this.procs.etcd?.pid ?? -1, kubeApiserver: this.procs.apiserver?.pid ?? -1 },
+            startupMs: Date.now() - t0,
+            attempts: attempt,
+          };
+          return this.current;
+        } catch (err) {
+          const tails = this.logTails();
+          const pids = this.pids();
+          await this.stopProcesses();
+          const clash = PORT_CLASH.test(tails);
+          if (clash && attempt < attemptsAllowed && !signal?.aborted) continue;
+          const msg = err instanceof Error ? err.message : String(err);
+          throw new ControlPlaneStartError(
+            `control plane failed to start (attempt ${attempt}/${attemptsAllowed}, binaries from ${assets.source}): ${msg}\n${tails}`,
+            { cause: err, pids },
+          );
+        }
+      }
+    } catch (err) {
+      await this.removeTmpDir();
+      throw err;
+    }
+  }
+
+  private async startOnce(
+    assets: EnvtestAssets,
+    tmpDir: string,
+    pki: Awaited<ReturnType<typeof generatePki>>,
+    tls: { ca: string; cert: string; key: string },
+    attempt: number,
+    signal?: AbortSignal,
+  ): Promise<{ apiServerUrl: string; etcdUrl: string }> {
+    const host = '127.0.0.1';
+    const etcdPort = await freePort(host);
+    const peerPort = await freePort(host);
+    const apiPort = await freePort(host);
+    const etcdUrl = `http://${host}:${etcdPort}`;
+    const peerUrl = `http://${host}:${peerPort}`;
+    const apiServerUrl = `https://${host}:${apiPort}`;
+    const dataDir = join(tmpDir, `etcd-data-${attempt}`);
+    const certDir = join(tmpDir, `apiserver-certs-${attempt}`);
+    await mkdir(certDir, { recursive: true });
+
+    const etcdArgs = toArgs(
+      {
+        name: 'envtest',
+        'data-dir': dataDir,
+        'listen-client-urls': etcdUrl,
+        'advertise-client-urls': etcdUrl,
+        'listen-peer-urls': peerUrl,
+        'initial-advertise-peer-urls': peerUrl,
+        'initial-cluster': `envtest=${peerUrl}`,
+        // Throwaway data: skipping fsync is the biggest start-up and write-latency win.
+        'unsafe-no-fsync': 'true',
+        'log-level': 'warn',
+      },
+      this.options.etcdFlags,
+    );
+    this.procs.etcd = new ManagedProcess({
+      name: 'etcd',
+      command: assets.etcd,
+      args: etcdArgs,
+      logFile: join(tmpDir, 'etcd.log'),
+      env: this.env,
+    });
+    await pollUntilReady({
+      describe: `etcd ${etcdUrl}/health`,
+      probe: async () => {
+        const r = await httpCall(`${etcdUrl}/health`, { timeoutMs: 2_000 });
+        if (r.status !== 200 || !r.body.includes('"health":"true"')) throw new Error(`status ${r.status}: ${r.body}`);
+        return true;
+      },
+      watch: [this.procs.etcd],
+      timeoutMs: this.startTimeoutMs,
+      intervalMs: 100,
+      signal,
+    });
+
+    const apiArgs = toArgs(
+      {
+        'etcd-servers': etcdUrl,
+        'bind-address': host,
+        // Without it the apiserver looks for a default route to pick an address and exits on hosts that have none.
+        'advertise-address': host,
+        'secure-port': String(apiPort),
+        'cert-dir': certDir,
+        'tls-cert-file': pki.servingCert,
+        'tls-private-key-file': pki.servingKey,
+        'client-ca-file': pki.caCert,
+        'service-account-issuer': `${apiServerUrl}/`,
+        'service-account-key-file': pki.saPublicKey,
+        'service-account-signing-key-file': pki.saPrivateKey,
+        'service-cluster-ip-range': '10.0.0.0/24',
+        'authorization-mode': 'RBAC',
+        'allow-privileged': 'true',
+        // A loopback advertise address is invalid in Endpoints; with no reconciler nothing tries to write it.
+        'endpoint-reconciler-type': 'none',
+        // No controller-manager creates the "default" ServiceAccount, so the admission plugin would reject pods.
+        'disable-admission-plugins': 'ServiceAccount',
+      },
+      this.options.apiServerFlags,
+    );
+    this.procs.apiserver = new ManagedProcess({
+      name: 'kube-apiserver',
+      command: assets.kubeApiserver,
+      args: apiArgs,
+      logFile: join(tmpDir, 'kube-apiserver.log'),
+      env: this.env,
+    });
+    const watch = [this.procs.etcd, this.procs.apiserver];
+    await pollUntilReady({
+      describe: `kube-apiserver ${apiServerUrl}/readyz`,
+      probe: async () => {
+        // Anonymous, verified against our CA: /readyz is open to system:public-info-viewer.
+        const r = await httpCall(`${apiServerUrl}/readyz`, { tls: { ca: tls.ca }, timeoutMs: 5_000 });
+        if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 300)}`);
+        return true;
+      },
+      watch,
+      timeoutMs: this.startTimeoutMs,
+      intervalMs: 100,
+      signal,
+    });
+    await pollUntilReady({
+      describe: 'namespace "default"',
+      probe: async () => {
+        const r = await httpCall(`${apiServerUrl}/api/v1/namespaces/default`, { tls, timeoutMs: 5_000 });
+        if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 300)}`);
+        return true;
+      },
+      watch,
+      timeoutMs: this.startTimeoutMs,
+      intervalMs: 50,
+      signal,
+    });
+    return { apiServerUrl, etcdUrl };
+  }
+
+  private logTails(): string {
+    return [this.procs.etcd, this.procs.apiserver]
+      .filter((p): p is ManagedProcess => p !== undefined)
+      .map((p) => `--- ${p.name} log (${p.logFile}), last lines ---\n${p.logTail(30) || '(empty)'}`)
+      .join('\n');
+  }
+
+  private async stopProcesses(): Promise<void> {
+    const { etcd, apiserver } = this.procs;
+    this.procs = {};
+    // The apiserver first, so it does not log a storm of etcd connection errors while shutting down.
+    if (apiserver) await apiserver.stop(this.stopTimeoutMs);
+    if (etcd) await etcd.stop(this.stopTimeoutMs);
+  }
+
+  private async removeTmpDir(): Promise<void> {
+    const dir = this.tmpDir;
+    this.tmpDir = undefined;
+    const keep = this.options.keepTmpDir ?? this.env.CONTROLLER_SCOPE_ENVTEST_KEEP === '1';
+    if (dir && !keep) await rm(dir, { recursive: true, force: true });
+  }
+
+  /** Stops both process groups (SIGTERM, then SIGKILL) and removes the temp dir. Idempotent. */
+  stop(): Promise<void> {
+    this.stopping ??= (async () => {
+      try {
+        await this.stopProcesses();
+        await this.removeTmpDir();
+      } finally {
+        this.current = undefined;
+        this.stopping = undefined;
+      }
+    })();
+    return this.stopping;
+  }
+}
