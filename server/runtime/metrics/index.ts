@@ -1,0 +1,4 @@
+// controller-runtime pkg/metrics: `metrics.registry` and the metric families this layer owns.
+export { registry, newRegistry } from './registry';
+export { controllerMetrics, RECONCILE_TIME_BUCKETS, type ControllerMetrics } from './controller-metrics';
+export { leaderElectionMetrics, type LeaderElectionMetrics } from './leaderelection-metrics';
