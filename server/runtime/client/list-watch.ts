@@ -125,7 +125,8 @@ export function decodeWatchLine<T extends KubeObject>(line: string): WatchEvent<
     const short = line.length > 120 ? `${line.slice(0, 120)}…` : line;
     return { error: `${err instanceof Error ? err.message : String(err)} in line ${JSON.stringify(short)}` };
   }
-  if (typeof v !== 'object' || v === null) return { error: `expected a JSON object, got ${JSON.stringify(v)}` };
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    return { error: `expected a JSON object, got ${JSON.stringify(v)}` };
   const e = v as { type?: unknown; object?: unknown };
   if (typeof e.type !== 'string' || !EVENT_TYPES.has(e.type)) {
     return { error: `unknown watch event type ${JSON.stringify(e.type)}` };
