@@ -141,7 +141,7 @@ describe('HttpClient JSON requests', () => {
   });
 
   it('fails a non-JSON success body clearly', async () => {
-    const s = await serve((_req, res) => res.end('<html>'));
+    const s = await serve((_req, res) => void res.end('<html>'));
     const err = await rejection(new HttpClient({ config: configFor(s) }).request({ path: '/x' }));
     expect(err.message).toContain('not JSON');
   });
