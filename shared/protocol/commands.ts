@@ -1,0 +1,177 @@
+// What a browser may ask the server to do. Every command is answered with an Ack: {ok:true,result} or
+// {ok:false,error}. The server validates each one (it arrives from the network) before acting; the
+// validator lives server-side (zod), these types are the contract both sides compile against.
+//
+// WARNING: wire-visible. `type` strings are stable: add new commands, never rename one.
+import type { ControllerName, ObjectKey } from './ids';
+
+/** Stop or restart stamping probe events into the ring (the runtime keeps running either way). */
+export interface RecordingCommand {
+  type: 'recording.pause' | 'recording.resume';
+}
+
+/**
+ * Step mode for one controller: 'hold' stops dispatching queued keys to workers, 'next' releases exactly one,
+ * 'resume' dispatches freely again (breakpoints stay armed).
+ */
+export interface StepCommand {
+  type: 'step.hold' | 'step.next' | 'step.resume';
+  controller: ControllerName;
+}
+
+/** Holds the controller when a matching key is about to be dispatched, or after a reconcile fails. */
+export interface BreakpointCommand {
+  type: 'step.breakpoint';
+  controller: ControllerName;
+  /** Break before this key reconciles. */
+  key?: ObjectKey;
+  /** Break after any reconcile that returns an error. */
+  onError?: boolean;
+  /** Removes the matching breakpoint instead of adding it (key, or onError). */
+  remove?: boolean;
+}
+
+/** Enqueue a key now, with cause "manual" (controller-runtime's queue.Add). */
+export interface RequeueCommand {
+  type: 'requeue';
+  controller: ControllerName;
+  key: ObjectKey;
+}
+
+/** Which requests a fault applies to. Absent fields match everything. */
+export interface FaultTarget {
+  /** Resource plural, e.g. "pods"; with group for non-core, e.g. "widgets.demo.io". */
+  resource?: string;
+  namespace?: string;
+  verbs?: ('get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete')[];
+}
+
+export type FaultSpec =
+  /** End open watches with 410 Gone (and compact history) so reflectors must relist. */
+  | ({ kind: 'expireWatches' } & FaultTarget)
+  /** Close open watches cleanly, as an apiserver restart or a load balancer would. */
+  | ({ kind: 'closeWatches' } & FaultTarget)
+  /** Add latency to matching requests. */
+  | ({ kind: 'latency'; ms: number } & FaultTarget)
+  /** Fail a share of matching requests with an HTTP status (500, 429, 503...). */
+  | ({ kind: 'errors'; rate: number; code: number } & FaultTarget)
+  /** Answer a share of matching writes with 409 Conflict. */
+  | ({ kind: 'conflicts'; rate: number } & FaultTarget)
+  /** Stop delivering watch events (the connection stays open): a silently stuck watch. */
+  | ({ kind: 'stallWatches' } & FaultTarget);
+
+export interface FaultInjectCommand {
+  type: 'fault.inject';
+  fault: FaultSpec;
+  /** Lifts the fault automatically after this long. Absent: until cleared. */
+  durationMs?: number;
+}
+
+export interface FaultClearCommand {
+  type: 'fault.clear';
+  /** The id fault.inject returned; absent clears every fault. */
+  id?: string;
+}
+
+/** Object churn: a named profile of the workload generator, optionally at a given rate. */
+export interface WorkloadSetCommand {
+  type: 'workload.set';
+  profile: string;
+  ratePerSecond?: number;
+  namespace?: string;
+}
+
+export interface WorkloadStopCommand {
+  type: 'workload.stop';
+}
+
+/** Replay only: play at 1x, 10x or as fast as possible, pause, or seek to a sequence number. */
+export interface ReplayCommand {
+  type: 'replay.play' | 'replay.pause';
+  speed?: ReplaySpeed;
+}
+
+export interface ReplaySeekCommand {
+  type: 'replay.seek';
+  /** Rebuild the view from the start of the recording up to and including this seq. */
+  seq: number;
+}
+
+export type ReplaySpeed = 1 | 10 | 'max';
+
+export type Command =
+  | RecordingCommand
+  | StepCommand
+  | BreakpointCommand
+  | RequeueCommand
+  | FaultInjectCommand
+  | FaultClearCommand
+  | WorkloadSetCommand
+  | WorkloadStopCommand
+  | ReplayCommand
+  | ReplaySeekCommand;
+
+export type CommandType = Command['type'];
+
+/** What a successful command answers with. */
+export interface CommandResultMap {
+  'recording.pause': { recording: RecordingState };
+  'recording.resume': { recording: RecordingState };
+  'step.hold': StepState;
+  'step.next': StepState & { released?: ObjectKey };
+  'step.resume': StepState;
+  'step.breakpoint': StepState;
+  requeue: { controller: ControllerName; key: ObjectKey };
+  'fault.inject': { id: string };
+  'fault.clear': { cleared: number };
+  'workload.set': { profile: string; ratePerSecond?: number };
+  'workload.stop': Record<string, never>;
+  'replay.play': ReplayState;
+  'replay.pause': ReplayState;
+  'replay.seek': ReplayState;
+}
+
+export type CommandResult<T extends CommandType = CommandType> = CommandResultMap[T];
+
+/** The answer to every request that takes an acknowledgement. */
+export type Ack<T> = { ok: true; result: T } | { ok: false; error: string; code?: AckErrorCode };
+
+/**
+ * Machine-readable reasons, beside the human message:
+ * invalid (malformed), unsupported (no such capability here), forbidden (refused by policy, e.g. writes
+ * to a kubeconfig cluster without --allow-writes), notFound, failed (the action threw), incompatible.
+ */
+export type AckErrorCode = 'invalid' | 'unsupported' | 'forbidden' | 'notFound' | 'failed' | 'incompatible';
+
+export interface RecordingState {
+  paused: boolean;
+  /** Events dropped while paused are not counted; this counts what the ring evicted for space. */
+  evicted: number;
+  /** --record file being written, if any. */
+  file?: string;
+}
+
+/** A controller's step-mode state, as the ControllerStepper reports it. */
+export interface StepState {
+  controller: ControllerName;
+  holding: boolean;
+  /** Keys ready but held back from workers. */
+  held: number;
+  breakpoints: { keys: ObjectKey[]; onError: boolean };
+  /** Set when a breakpoint fired: what it stopped on. */
+  pausedAt?: { key: ObjectKey; reason: 'key' | 'error' | 'hold' };
+}
+
+export interface ReplayState {
+  playing: boolean;
+  speed: ReplaySpeed;
+  /** Last seq delivered. */
+  seq: number;
+  firstSeq: number;
+  lastSeq: number;
+  /** Recording time of the last delivered event, and the recording's span. */
+  ts: number;
+  firstTs: number;
+  lastTs: number;
+  finished: boolean;
+}
