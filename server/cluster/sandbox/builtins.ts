@@ -1,0 +1,159 @@
+// The built-in kinds the sandbox serves, with the per-kind rules of their kube registry strategies
+// (kubernetes pkg/registry/*/strategy.go) and field labels (pkg/apis/core/v1/conversion.go).
+import type { KubeObject } from '../../../shared/models/object';
+import { STANDARD_VERBS, type ResourceType } from './resources';
+
+type Obj = Record<string, unknown>;
+const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
+const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+
+function builtin(t: Partial<ResourceType> & Pick<ResourceType, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>): ResourceType {
+  return {
+    singular: t.kind.toLowerCase(),
+    listKind: `${t.kind}List`,
+    shortNames: [],
+    categories: [],
+    verbs: STANDARD_VERBS,
+    status: false,
+    generation: 'none',
+    allowUnconditionalUpdate: true,
+    allowCreateOnUpdate: false,
+    strategicMerge: true,
+    listItemsTyped: false,
+    returnsDeletedObject: false,
+    ...t,
+  };
+}
+
+function podFields(o: KubeObject): Record<string, string> {
+  const spec = rec(o.spec);
+  const status = rec(o.status);
+  const ips = Array.isArray(status.podIPs) ? (status.podIPs as Obj[]).map((p) => str(p.ip)).join(',') : '';
+  return {
+    'spec.nodeName': str(spec.nodeName),
+    'spec.host': str(spec.nodeName),
+    'spec.restartPolicy': str(spec.restartPolicy),
+    'spec.schedulerName': str(spec.schedulerName),
+    'spec.serviceAccountName': str(spec.serviceAccountName),
+    'spec.hostNetwork': spec.hostNetwork === true ? 'true' : 'false',
+    'status.phase': str(status.phase),
+    'status.podIP': str(status.podIP),
+    'status.podIPs': ips,
+    'status.nominatedNodeName': str(status.nominatedNodeName),
+  };
+}
+
+function eventFields(o: KubeObject): Record<string, string> {
+  const io = rec(o.involvedObject);
+  const source = rec(o.source);
+  return {
+    'involvedObject.kind': str(io.kind),
+    'involvedObject.namespace': str(io.namespace),
+    'involvedObject.name': str(io.name),
+    'involvedObject.uid': str(io.uid),
+    'involvedObject.apiVersion': str(io.apiVersion),
+    'involvedObject.resourceVersion': str(io.resourceVersion),
+    'involvedObject.fieldPath': str(io.fieldPath),
+    reason: str(o.reason),
+    reportingComponent: str(o.reportingComponent),
+    source: str(source.component),
+    type: str(o.type),
+  };
+}
+
+function defaultPod(o: KubeObject): void {
+  const spec = rec(o.spec);
+  o.spec = spec;
+  spec.restartPolicy ??= 'Always';
+  spec.terminationGracePeriodSeconds ??= 30;
+  spec.dnsPolicy ??= 'ClusterFirst';
+  spec.schedulerName ??= 'default-scheduler';
+  spec.securityContext ??= {};
+  if (Array.isArray(spec.containers)) {
+    for (const c of spec.containers as Obj[]) {
+      c.terminationMessagePath ??= '/dev/termination-log';
+      c.terminationMessagePolicy ??= 'File';
+      c.imagePullPolicy ??= String(c.image ?? '').endsWith(':latest') || !String(c.image ?? '').includes(':') ? 'Always' : 'IfNotPresent';
+      c.resources ??= {};
+    }
+  }
+  o.status = { phase: 'Pending', qosClass: 'BestEffort' };
+}
+
+function defaultService(o: KubeObject): void {
+  const spec = rec(o.spec);
+  o.spec = spec;
+  spec.type ??= 'ClusterIP';
+  spec.sessionAffinity ??= 'None';
+  if (Array.isArray(spec.ports)) for (const p of spec.ports as Obj[]) p.protocol ??= 'TCP';
+  o.status = { loadBalancer: {} };
+}
+
+function defaultDeployment(o: KubeObject): void {
+  const spec = rec(o.spec);
+  o.spec = spec;
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+  spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } };
+  o.status = {};
+}
+
+function defaultReplicaSet(o: KubeObject): void {
+  const spec = rec(o.spec);
+  o.spec = spec;
+  spec.replicas ??= 1;
+  o.status = { replicas: 0 };
+}
+
+function defaultSecret(o: KubeObject): void {
+  o.type ??= 'Opaque';
+}
+
+/** Built-in types in the order kube-apiserver lists them in discovery. */
+export function builtinTypes(): ResourceType[] {
+  return [
+    builtin({
+      group: '', version: 'v1', resource: 'namespaces', kind: 'Namespace', namespaced: false, shortNames: ['ns'], status: true,
+      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'], returnsDeletedObject: true,
+      fieldLabels: (o) => ({ 'status.phase': str(rec(o.status).phase) }),
+    }),
+    builtin({
+      group: '', version: 'v1', resource: 'pods', kind: 'Pod', namespaced: true, shortNames: ['po'], categories: ['all'], status: true,
+      generation: 'spec', returnsDeletedObject: true, fieldLabels: podFields, prepareForCreate: defaultPod,
+    }),
+    builtin({ group: '', version: 'v1', resource: 'configmaps', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] }),
+    builtin({
+      group: '', version: 'v1', resource: 'secrets', kind: 'Secret', namespaced: true, prepareForCreate: defaultSecret,
+      fieldLabels: (o) => ({ type: str(o.type) }),
+    }),
+    builtin({
+      group: '', version: 'v1', resource: 'services', kind: 'Service', namespaced: true, shortNames: ['svc'], categories: ['all'], status: true,
+      returnsDeletedObject: true, prepareForCreate: defaultService,
+      fieldLabels: (o) => ({ 'spec.clusterIP': str(rec(o.spec).clusterIP), 'spec.type': str(rec(o.spec).type) }),
+    }),
+    builtin({ group: '', version: 'v1', resource: 'serviceaccounts', kind: 'ServiceAccount', namespaced: true, shortNames: ['sa'], returnsDeletedObject: true }),
+    builtin({
+      group: '', version: 'v1', resource: 'nodes', kind: 'Node', namespaced: false, shortNames: ['no'], status: true, returnsDeletedObject: true,
+      fieldLabels: (o) => ({ 'spec.unschedulable': rec(o.spec).unschedulable === true ? 'true' : 'false' }),
+    }),
+    builtin({ group: '', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'], fieldLabels: eventFields }),
+    builtin({
+      group: 'apps', version: 'v1', resource: 'deployments', kind: 'Deployment', namespaced: true, shortNames: ['deploy'], categories: ['all'],
+      status: true, generation: 'specOrAnnotations', prepareForCreate: defaultDeployment,
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    }),
+    builtin({
+      group: 'apps', version: 'v1', resource: 'replicasets', kind: 'ReplicaSet', namespaced: true, shortNames: ['rs'], categories: ['all'],
+      status: true, generation: 'spec', prepareForCreate: defaultReplicaSet,
+      scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' },
+    }),
+    builtin({ group: 'events.k8s.io', version: 'v1', resource: 'events', kind: 'Event', namespaced: true, shortNames: ['ev'] }),
+    builtin({ group: 'coordination.k8s.io', version: 'v1', resource: 'leases', kind: 'Lease', namespaced: true, allowCreateOnUpdate: true }),
+    builtin({
+      group: 'apiextensions.k8s.io', version: 'v1', resource: 'customresourcedefinitions', kind: 'CustomResourceDefinition', namespaced: false,
+      shortNames: ['crd', 'crds'], categories: ['api-extensions'], status: true, generation: 'spec', allowUnconditionalUpdate: false,
+      strategicMerge: true,
+    }),
+  ];
+}

@@ -1,0 +1,158 @@
+// The embedded Kubernetes API server: wires storage, the type registry, the watch hub, built-in
+// controllers and fault injection behind node:http on 127.0.0.1. Upstream counterpart: the
+// kube-apiserver + kube-controller-manager pair an envtest or kind cluster would run.
+import { writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { realClock, type Clock } from '../../runtime/util/clock';
+import { builtinTypes } from './builtins';
+import { BuiltinControllers } from './controllers';
+import { defaultUid, type SandboxContext } from './context';
+import { createObject } from './create';
+import { FaultInjector } from './faults';
+import { SYSTEM_NAMESPACES } from './namespaces';
+import { ResourceRegistry } from './resources';
+import { route } from './router';
+import { ObjectStorage } from './storage';
+import { SandboxStore } from './store-api';
+import { WatchHub } from './watch-hub';
+
+export interface SandboxServerOptions {
+  /** TCP port; 0 (default) picks a free one. */
+  port?: number;
+  /** Listen address; default 127.0.0.1. */
+  host?: string;
+  /** How long (ms) change history is kept before compaction; default 5 minutes (etcd's default interval). */
+  compactionWindow?: number;
+  /** Default realClock. */
+  clock?: Clock;
+  /** Period (ms) of BOOKMARK events for watches that allow them; default 60 000. */
+  bookmarkIntervalMs?: number;
+  /** Run the ownerReference garbage collector; default true. */
+  garbageCollector?: boolean;
+  /** Randomness for generateName and failure injection; default Math.random. */
+  random?: () => number;
+}
+
+export class SandboxServer {
+  readonly faults: FaultInjector;
+  /** Typed in-process access with server semantics; objects are copied in and out. */
+  readonly store: SandboxStore;
+  readonly registry = new ResourceRegistry();
+  private readonly ctx: SandboxContext;
+  private readonly hub: WatchHub;
+  private readonly controllers: BuiltinControllers;
+  private readonly host: string;
+  private readonly port: number;
+  private http?: Server;
+  private ready = false;
+  private address = '';
+
+  constructor(opts: SandboxServerOptions = {}) {
+    const clock = opts.clock ?? realClock;
+    const random = opts.random ?? Math.random;
+    this.host = opts.host ?? '127.0.0.1';
+    this.port = opts.port ?? 0;
+    const storage = new ObjectStorage({ clock, compactionWindowMs: opts.compactionWindow ?? 5 * 60_000 });
+    let controllers: BuiltinControllers | undefined;
+    this.ctx = {
+      storage,
+      registry: this.registry,
+      clock,
+      random,
+      newUid: defaultUid,
+      kickControllers: () => controllers?.kick(),
+    };
+    this.hub = new WatchHub(this.ctx, { bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 });
+    controllers = new BuiltinControllers(this.ctx, this.hub, { garbageCollector: opts.garbageCollector ?? true });
+    this.controllers = controllers;
+    this.faults = new FaultInjector({ clock, storage, hub: this.hub, random });
+    this.store = new SandboxStore(this.ctx, this.hub);
+    for (const t of builtinTypes()) this.registry.add(t);
+    for (const ns of SYSTEM_NAMESPACES) {
+      createObject(this.ctx, this.registry.get('', 'v1', 'namespaces')!, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    }
+  }
+
+  /** Base URL once started, e.g. http://127.0.0.1:41234. */
+  get url(): string {
+    return this.address ? `http://${this.address}` : '';
+  }
+
+  /** Open watch streams (HTTP and in-process). */
+  get openWatches(): number {
+    return this.hub.size;
+  }
+
+  async start(): Promise<{ url: string }> {
+    if (this.http) return { url: this.url };
+    const server = createServer((req, res) => {
+      void route(
+        { ctx: this.ctx, hub: this.hub, faults: this.faults, isReady: () => this.ready, hostPort: () => this.address },
+        req,
+        res,
+      ).catch((e: unknown) => {
+        if (!res.headersSent) {
+          res.statusCode = 500;
+          res.end(String(e));
+        }
+      });
+    });
+    server.keepAliveTimeout = 65_000;
+    this.http = server;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, this.host, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    const addr = server.address() as AddressInfo;
+    this.address = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+    this.ready = true;
+    return { url: this.url };
+  }
+
+  async stop(): Promise<void> {
+    this.ready = false;
+    this.controllers.stop();
+    this.hub.closeAll();
+    const server = this.http;
+    this.http = undefined;
+    if (!server) return;
+    await new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+  }
+
+  /** A kubeconfig whose current context points at this server (plain http, no credentials). */
+  kubeconfig(opts: { name?: string; namespace?: string } = {}): string {
+    if (!this.url) throw new Error('SandboxServer: start() before asking for a kubeconfig');
+    const name = opts.name ?? 'controller-scope-sandbox';
+    return [
+      'apiVersion: v1',
+      'kind: Config',
+      'clusters:',
+      `- name: ${name}`,
+      '  cluster:',
+      `    server: ${this.url}`,
+      'contexts:',
+      `- name: ${name}`,
+      '  context:',
+      `    cluster: ${name}`,
+      `    user: ${name}`,
+      `    namespace: ${opts.namespace ?? 'default'}`,
+      `current-context: ${name}`,
+      'preferences: {}',
+      'users:',
+      `- name: ${name}`,
+      '  user: {}',
+      '',
+    ].join('\n');
+  }
+
+  async writeKubeconfig(file: string, opts: { name?: string; namespace?: string } = {}): Promise<void> {
+    await writeFile(file, this.kubeconfig(opts), { mode: 0o600 });
+  }
+}

@@ -1,0 +1,197 @@
+// WATCH fan-out: apiserver pkg/storage/cacher/cacher.go + cache_watcher.go. Each watcher starts from a
+// resourceVersion (replaying the event log), from synthetic ADDED events (list-then-watch in one
+// stream, WatchList's initial-events-end bookmark), judges every change against its selectors on the
+// old and the new state, and gets periodic bookmarks and a deadline.
+import type { KubeObject, KubeStatus, WatchEvent } from '../../../shared/models/object';
+import type { TimerHandle } from '../../runtime/util/clock';
+import { grOf, type SandboxContext } from './context';
+import { waitForResourceVersion } from './list';
+import { apiVersionOf, withTypeMeta, type ResourceType } from './resources';
+import type { StoredEvent } from './storage';
+import { isStatusError, newTooLargeResourceVersion } from './status-errors';
+
+export const INITIAL_EVENTS_END_ANNOTATION = 'k8s.io/initial-events-end';
+
+export interface WatchSink {
+  send(event: WatchEvent): void;
+  end(): void;
+}
+
+export interface WatchSpec {
+  type: ResourceType;
+  namespace?: string;
+  matches: (o: KubeObject) => boolean;
+  resourceVersion?: string;
+  sendInitialEvents?: boolean;
+  allowWatchBookmarks: boolean;
+  timeoutMs?: number;
+}
+
+export interface WatchHandle {
+  readonly gr: string;
+  stop(): void;
+  readonly stopped: boolean;
+}
+
+export interface WatchHubOptions {
+  /** Period of BOOKMARK events for watchers that allow them; default 60 s (kube-apiserver's ~1 min). */
+  bookmarkIntervalMs?: number;
+}
+
+class Watcher implements WatchHandle {
+  stopped = false;
+  readonly gr: string;
+  private unsubscribe: () => void = () => {};
+  private readonly timers: TimerHandle[] = [];
+  /** Live events at or below this RV were already covered by the start position. */
+  private floorRv = 0;
+
+  constructor(
+    private readonly ctx: SandboxContext,
+    private readonly spec: WatchSpec,
+    private readonly sink: WatchSink,
+    private readonly onStop: (w: Watcher) => void,
+  ) {
+    this.gr = grOf(spec.type);
+  }
+
+  async run(bookmarkIntervalMs: number): Promise<void> {
+    const { spec, ctx } = this;
+    if (spec.timeoutMs !== undefined) this.timers.push(ctx.clock.setTimer(() => this.stop(), spec.timeoutMs));
+    const rv = spec.resourceVersion;
+    const legacyInitial = spec.sendInitialEvents === undefined && (rv === undefined || rv === '0');
+    const initial = spec.sendInitialEvents === true || legacyInitial;
+    if (rv !== undefined && rv !== '0' && Number(rv) > ctx.storage.currentRv && spec.sendInitialEvents === true) {
+      if (!(await waitForResourceVersion(ctx, Number(rv)))) {
+        this.fail(newTooLargeResourceVersion(rv, String(ctx.storage.currentRv)).toStatus());
+        return;
+      }
+    }
+    if (this.stopped) return;
+    try {
+      if (initial) {
+        this.floorRv = ctx.storage.currentRv;
+        this.unsubscribe = ctx.storage.subscribe((e) => this.onEvent(e));
+        const { items } = ctx.storage.list(this.gr, spec.type.namespaced && spec.namespace ? { namespace: spec.namespace } : {});
+        for (const o of items) if (spec.matches(withTypeMeta(o, spec.type))) this.emit('ADDED', o);
+        if (spec.allowWatchBookmarks) this.bookmark(true);
+      } else {
+        const from = rv === undefined || rv === '0' ? ctx.storage.currentRv : Number(rv);
+        const backlog = ctx.storage.eventsSince(Math.min(from, ctx.storage.currentRv), this.gr);
+        this.floorRv = Math.max(from, ctx.storage.currentRv);
+        this.unsubscribe = ctx.storage.subscribe((e) => this.onEvent(e));
+        for (const e of backlog) if (e.rv > from) this.deliver(e);
+      }
+    } catch (e) {
+      if (isStatusError(e)) {
+        this.fail(e.toStatus());
+        return;
+      }
+      throw e;
+    }
+    if (spec.allowWatchBookmarks && bookmarkIntervalMs > 0) this.scheduleBookmark(bookmarkIntervalMs);
+  }
+
+  private scheduleBookmark(ms: number): void {
+    this.timers.push(
+      this.ctx.clock.setTimer(() => {
+        if (this.stopped) return;
+        this.bookmark(false);
+        this.scheduleBookmark(ms);
+      }, ms),
+    );
+  }
+
+  private onEvent(e: StoredEvent): void {
+    if (this.stopped || e.gr !== this.gr || e.rv <= this.floorRv) return;
+    this.deliver(e);
+  }
+
+  private inScope(o: KubeObject | undefined): boolean {
+    if (!o) return false;
+    if (this.spec.type.namespaced && this.spec.namespace && o.metadata.namespace !== this.spec.namespace) return false;
+    return this.spec.matches(withTypeMeta(o, this.spec.type));
+  }
+
+  private deliver(e: StoredEvent): void {
+    if (e.type === 'ADDED') {
+      if (this.inScope(e.object)) this.emit('ADDED', e.object);
+      return;
+    }
+    if (e.type === 'DELETED') {
+      if (this.inScope(e.prev)) this.emit('DELETED', e.object);
+      return;
+    }
+    const was = this.inScope(e.prev);
+    const is = this.inScope(e.object);
+    if (was && is) this.emit('MODIFIED', e.object);
+    else if (is) this.emit('ADDED', e.object);
+    else if (was) {
+      // Leaving the selection looks like a deletion carrying the previous state at the new revision.
+      const prev = structuredClone(e.prev as KubeObject);
+      prev.metadata.resourceVersion = String(e.rv);
+      this.emit('DELETED', prev);
+    }
+  }
+
+  private emit(type: WatchEvent['type'], obj: KubeObject): void {
+    if (this.stopped) return;
+    this.sink.send({ type, object: withTypeMeta(obj, this.spec.type) });
+  }
+
+  private bookmark(initialEnd: boolean): void {
+    const metadata: KubeObject['metadata'] = { resourceVersion: String(this.ctx.storage.currentRv) };
+    if (initialEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
+    this.sink.send({ type: 'BOOKMARK', object: { kind: this.spec.type.kind, apiVersion: apiVersionOf(this.spec.type), metadata } });
+  }
+
+  private fail(status: KubeStatus): void {
+    if (!this.stopped) this.sink.send({ type: 'ERROR', object: status });
+    this.stop();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.unsubscribe();
+    for (const t of this.timers) t.cancel();
+    this.onStop(this);
+    this.sink.end();
+  }
+}
+
+/** Every open watch of the sandbox; the fault injector and CRD removal close them. */
+export class WatchHub {
+  private readonly watchers = new Set<Watcher>();
+  private readonly bookmarkIntervalMs: number;
+
+  constructor(
+    private readonly ctx: SandboxContext,
+    opts: WatchHubOptions = {},
+  ) {
+    this.bookmarkIntervalMs = opts.bookmarkIntervalMs ?? 60_000;
+  }
+
+  /** Starts a watch; synthetic and backlog events are sent before this resolves. */
+  async start(spec: WatchSpec, sink: WatchSink): Promise<WatchHandle> {
+    const w = new Watcher(this.ctx, spec, sink, (x) => this.watchers.delete(x));
+    this.watchers.add(w);
+    await w.run(this.bookmarkIntervalMs);
+    return w;
+  }
+
+  get size(): number {
+    return this.watchers.size;
+  }
+
+  /** Ends every open stream normally (clients re-watch from their last resourceVersion). */
+  closeAll(): number {
+    const all = [...this.watchers];
+    for (const w of all) w.stop();
+    return all.length;
+  }
+
+  closeGroupResource(gr: string): void {
+    for (const w of [...this.watchers]) if (w.gr === gr) w.stop();
+  }
+}
