@@ -75,11 +75,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   }
 
   create(obj: T, opts: WriteOptions = {}): Promise<T> {
-    return this.call(
-      'POST',
-      { ...opts, namespace: opts.namespace ?? obj.metadata.namespace },
-      { body: obj, query: writeQuery(opts) },
-    );
+    return this.call('POST', { ...opts, namespace: namespaceOf(obj, opts) }, { body: obj, query: writeQuery(opts) });
   }
 
   update(obj: T, opts: WriteOptions = {}): Promise<T> {
@@ -121,7 +117,7 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
   private objectScope(obj: T, opts: RequestScope): RequestScope & { name: string } {
     const name = obj.metadata.name;
     if (!name) throw new Error(`cannot write ${this.gvr.resource} without metadata.name`);
-    return { ...opts, namespace: opts.namespace ?? obj.metadata.namespace, name };
+    return { ...opts, namespace: namespaceOf(obj, opts), name };
   }
 
   private call<R>(
@@ -136,6 +132,11 @@ export class ResourceClient<T extends KubeObject = KubeObject> {
     });
     return this.http.request<R>({ method, path, signal: scope.signal, ...extra });
   }
+}
+
+/** An explicit `namespace` key (even undefined, for cluster-scoped kinds) wins over the object's own. */
+function namespaceOf(obj: KubeObject, opts: RequestScope): string | undefined {
+  return 'namespace' in opts ? opts.namespace : obj.metadata.namespace;
 }
 
 function writeQuery(opts: WriteOptions): Record<string, QueryValue> {

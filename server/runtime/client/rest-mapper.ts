@@ -191,7 +191,11 @@ export class DynamicRESTMapper {
 
   /** Discovers a group (refreshing the group list when it is unknown) and loads the wanted versions. */
   private async addKnownGroupAndReload(group: string, versions: string[]): Promise<void> {
-    if (!this.groups || !this.groups.has(group)) await this.refreshGroups();
+    const known = this.groups?.get(group);
+    // Refresh the group list when the group, or a requested version of it, is not known to be served.
+    if (!known || known.versions.length === 0 || versions.some((v) => !known.versions.includes(v))) {
+      await this.refreshGroups();
+    }
     const g = this.groups?.get(group);
     if (!g) {
       // The group is gone (or never existed): drop whatever we cached for it.
