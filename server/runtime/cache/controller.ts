@@ -1,0 +1,199 @@
+// Ports client-go tools/cache/controller.go: the low-level controller (a Reflector feeding a queue
+// and a loop popping it), processDeltas, the filtering handler and the NewIndexerInformer helper.
+import type { KubeObject } from '../../../shared/models/object';
+import type { ListerWatcher } from '../client/lister-watcher';
+import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { realClock, type Clock } from '../util/clock';
+import type { BackoffOptions } from './backoff';
+import { DeltaFIFO, type Deltas } from './delta-fifo';
+import { FIFOClosedError, type PopProcessFunc, type Queue } from './fifo';
+import type {
+  DeletedFinalStateUnknown,
+  Indexers,
+  ResourceEventHandler,
+  TransformFunc,
+  WatchErrorHandler,
+} from './interfaces';
+import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
+import { RealFIFO } from './real-fifo';
+import { Reflector } from './reflector';
+import { newIndexer } from './indexer';
+import type { CacheStore } from './store';
+
+export interface ControllerConfig<T extends KubeObject> {
+  queue: Queue<Deltas<T>, T>;
+  listerWatcher: ListerWatcher<T>;
+  /** Runs on each popped item, before the next pop. */
+  process: PopProcessFunc<Deltas<T>>;
+  /** gvk string ("v1/Pod"): names the reflector and filters watch events. Default "". */
+  objectType?: string;
+  /** Reflector resync period (ms); 0 = never. Default 0. */
+  fullResyncPeriodMs?: number;
+  shouldResync?: () => boolean;
+  watchErrorHandler?: WatchErrorHandler;
+  /** Default 0 (pager rules). */
+  watchListPageSize?: number;
+  minWatchTimeoutMs?: number;
+  backoff?: Partial<BackoffOptions>;
+  maxInternalErrorRetryDurationMs?: number;
+  /** Default realClock. */
+  clock?: Clock;
+  /** Default NOOP_PROBE. */
+  probe?: Probe;
+  /** Names the informer in probe events. Default objectType. */
+  informer?: string;
+  random?: () => number;
+}
+
+/** cache.Controller (the low-level one). */
+export class Controller<T extends KubeObject = KubeObject> {
+  readonly reflector: Reflector<T>;
+  private readonly config: ControllerConfig<T>;
+  private running = false;
+
+  constructor(config: ControllerConfig<T>) {
+    this.config = config;
+    this.reflector = new Reflector<T>({
+      listerWatcher: config.listerWatcher,
+      store: config.queue,
+      name: config.objectType || 'controller',
+      ...(config.objectType ? { expectedGVK: config.objectType } : {}),
+      informer: config.informer ?? config.objectType ?? '',
+      resyncPeriodMs: config.fullResyncPeriodMs ?? 0,
+      ...(config.shouldResync ? { shouldResync: config.shouldResync } : {}),
+      ...(config.watchErrorHandler ? { watchErrorHandler: config.watchErrorHandler } : {}),
+      watchListPageSize: config.watchListPageSize ?? 0,
+      ...(config.minWatchTimeoutMs !== undefined ? { minWatchTimeoutMs: config.minWatchTimeoutMs } : {}),
+      ...(config.backoff ? { backoff: config.backoff } : {}),
+      maxInternalErrorRetryDurationMs: config.maxInternalErrorRetryDurationMs ?? 0,
+      clock: config.clock ?? realClock,
+      probe: config.probe ?? NOOP_PROBE,
+      ...(config.random ? { random: config.random } : {}),
+    });
+  }
+
+  /** Runs the reflector and the pop loop until signal aborts; resolves once both have stopped. */
+  async run(signal: AbortSignal): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    const onAbort = (): void => this.config.queue.close();
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const reflectorDone = this.reflector.run(signal);
+    await this.processLoop();
+    await reflectorDone;
+  }
+
+  hasSynced(): boolean {
+    return this.config.queue.hasSynced();
+  }
+
+  lastSyncResourceVersion(): string {
+    return this.reflector.lastSyncResourceVersion();
+  }
+
+  private async processLoop(): Promise<void> {
+    for (;;) {
+      try {
+        await this.config.queue.pop(this.config.process);
+      } catch (err) {
+        if (err instanceof FIFOClosedError) return;
+        // Other processing errors are dropped, as upstream (RetryOnError is gone).
+      }
+    }
+  }
+}
+
+/** What processDeltas writes to: a store whose delete accepts tombstones. */
+export interface DeltaStore<T> {
+  get(obj: T): T | undefined;
+  add(obj: T): void;
+  update(obj: T): void;
+  delete(obj: T | DeletedFinalStateUnknown<T>): void;
+}
+
+/**
+ * cache.processDeltas: applies each delta to the store, then tells the handler. Sync/Replaced/Added/
+ * Updated become an update when the key is already known, else an add.
+ */
+export function processDeltas<T>(
+  handler: ResourceEventHandler<T>,
+  store: DeltaStore<T>,
+  deltas: Deltas<T>,
+  isInInitialList: boolean,
+): void {
+  for (const d of deltas) {
+    const obj = d.object;
+    if (d.type === 'Deleted') {
+      store.delete(obj);
+      handler.onDelete?.(obj);
+      continue;
+    }
+    const live = obj as T;
+    const old = store.get(live);
+    if (old !== undefined) {
+      store.update(live);
+      handler.onUpdate?.(old, live);
+    } else {
+      store.add(live);
+      handler.onAdd?.(live, isInInitialList);
+    }
+  }
+}
+
+/** cache.FilteringResourceEventHandler: an update crossing the filter becomes an add or a delete. */
+export function filteringResourceEventHandler<T>(
+  filter: (obj: T | DeletedFinalStateUnknown<T>) => boolean,
+  handler: ResourceEventHandler<T>,
+): ResourceEventHandler<T> {
+  return {
+    onAdd: (obj, initial) => {
+      if (filter(obj)) handler.onAdd?.(obj, initial);
+    },
+    onUpdate: (oldObj, newObj) => {
+      const was = filter(oldObj);
+      const is = filter(newObj);
+      if (was && is) handler.onUpdate?.(oldObj, newObj);
+      else if (is) handler.onAdd?.(newObj, false);
+      else if (was) handler.onDelete?.(oldObj);
+    },
+    onDelete: (obj) => {
+      if (filter(obj)) handler.onDelete?.(obj);
+    },
+  };
+}
+
+export interface IndexerInformerOptions<T extends KubeObject> {
+  listerWatcher: ListerWatcher<T>;
+  handler: ResourceEventHandler<T>;
+  objectType?: string;
+  resyncPeriodMs?: number;
+  indexers?: Indexers<T>;
+  /** Default 'RealFIFO', like current client-go. */
+  fifo?: 'DeltaFIFO' | 'RealFIFO';
+  transform?: TransformFunc<T>;
+  clock?: Clock;
+  probe?: Probe;
+}
+
+/** cache.NewIndexerInformer: an indexer (read it only) and a controller that keeps it in sync. */
+export function newIndexerInformer<T extends KubeObject>(
+  options: IndexerInformerOptions<T>,
+): { indexer: CacheStore<T>; controller: Controller<T> } {
+  const indexer = newIndexer<T>(deletionHandlingMetaNamespaceKeyFunc, options.indexers ?? {});
+  const clock = options.clock ?? realClock;
+  const common = { knownObjects: indexer, clock, ...(options.transform ? { transformer: options.transform } : {}) };
+  const queue: Queue<Deltas<T>, T> = options.fifo === 'DeltaFIFO'
+    ? new DeltaFIFO<T>({ ...common, emitDeltaTypeReplaced: true })
+    : new RealFIFO<T>(common);
+  const controller = new Controller<T>({
+    queue,
+    listerWatcher: options.listerWatcher,
+    process: (deltas, initial) => processDeltas(options.handler, indexer, deltas, initial),
+    ...(options.objectType ? { objectType: options.objectType } : {}),
+    fullResyncPeriodMs: options.resyncPeriodMs ?? 0,
+    clock,
+    probe: options.probe ?? NOOP_PROBE,
+  });
+  return { indexer, controller };
+}

@@ -1,0 +1,69 @@
+// The cache layer's front door (client-go tools/cache), for the rest of the runtime.
+export * from './interfaces';
+export {
+  KeyError,
+  errorIs,
+  metaNamespaceKeyFunc,
+  deletionHandlingMetaNamespaceKeyFunc,
+  splitMetaNamespaceKey,
+  parseObjectName,
+  objectNameString,
+  metaObjectToName,
+  deletionHandlingObjectToName,
+  type ObjectName,
+} from './keys';
+export { objectRef, gvkOf } from './object-ref';
+export { ThreadSafeStore } from './thread-safe-store';
+export { CacheStore, newStore, TransactionError, type CacheStoreOptions, type Transaction } from './store';
+export { NAMESPACE_INDEX, metaNamespaceIndexFunc, newIndexer } from './indexer';
+export {
+  FIFO,
+  ErrFIFOClosed,
+  FIFOClosedError,
+  ErrRequeue,
+  type Queue,
+  type PopProcessFunc,
+  type FIFOOptions,
+} from './fifo';
+export {
+  DeltaFIFO,
+  ErrZeroLengthDeltasObject,
+  ZeroLengthDeltasError,
+  oldest,
+  newest,
+  type Delta,
+  type Deltas,
+  type DeltaType,
+  type DeltaFIFOOptions,
+} from './delta-fifo';
+export { RealFIFO, type RealFIFOOptions } from './real-fifo';
+export type { ReflectorStore, KeyListerGetter } from './reflector-store';
+export { Backoff, BackoffManager, REFLECTOR_BACKOFF, type BackoffOptions, type BackoffManagerOptions } from './backoff';
+export { listPages, DEFAULT_PAGE_SIZE, type PagedList } from './pager';
+export {
+  VeryShortWatchError,
+  isConnectionRefused,
+  isTooLargeResourceVersion,
+  isInternalError,
+} from './reflector-errors';
+export { Reflector, DEFAULT_MIN_WATCH_TIMEOUT_MS, type ReflectorOptions } from './reflector';
+export {
+  Controller,
+  processDeltas,
+  filteringResourceEventHandler,
+  newIndexerInformer,
+  type ControllerConfig,
+  type DeltaStore,
+  type IndexerInformerOptions,
+} from './controller';
+export { SingleFileTracker } from './synctrack';
+export { ProcessorListener, SharedProcessor, determineResyncPeriod, type Notification } from './processor-listener';
+export {
+  SharedIndexInformerImpl,
+  newSharedIndexInformer,
+  waitForCacheSync,
+  MINIMUM_RESYNC_PERIOD_MS,
+  type SharedIndexInformerOptions,
+  type FifoKind,
+} from './shared-informer';
+export { dropManagedFields, chainTransforms } from './transforms';

@@ -1,0 +1,251 @@
+// Ports processorListener and sharedProcessor from client-go tools/cache/shared_informer.go: each
+// handler gets its own unbounded buffer and is called sequentially, never blocking the distributor.
+import type { KubeObject } from '../../../shared/models/object';
+import type { InformerId } from '../../../shared/protocol/ids';
+import type { Probe } from '../instrumentation/probe';
+import type { Clock, TimerHandle } from '../util/clock';
+import type { DeletedFinalStateUnknown, ResourceEventHandler, ResourceEventHandlerRegistration } from './interfaces';
+import { objectRef } from './object-ref';
+import { SingleFileTracker } from './synctrack';
+
+export type Notification<T> =
+  | { type: 'add'; obj: T; isInInitialList: boolean }
+  | { type: 'update'; oldObj: T; newObj: T; resync: boolean }
+  | { type: 'delete'; obj: T | DeletedFinalStateUnknown<T> };
+
+/** How long delivery pauses after a handler threw (upstream restarts the goroutine after 1s). */
+export const HANDLER_PANIC_PAUSE_MS = 1000;
+
+export interface ProcessorListenerOptions<T> {
+  handler: ResourceEventHandler<T>;
+  name: string;
+  /** What the caller asked for (ms), after the informer's adjustments. */
+  requestedResyncPeriodMs: number;
+  /** What is applied (0 when the informer does no resyncs). */
+  resyncPeriodMs: number;
+  /** The informer's HasSynced. */
+  upstreamHasSynced: () => boolean;
+  clock: Clock;
+  probe: Probe;
+  informer: InformerId;
+  gvk: string;
+}
+
+export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRegistration {
+  readonly name: string;
+  readonly requestedResyncPeriodMs: number;
+  private resyncPeriod: number;
+  private nextResync = 0;
+  private readonly handler: ResourceEventHandler<T>;
+  private readonly tracker: SingleFileTracker;
+  private readonly clock: Clock;
+  private readonly probe: Probe;
+  private readonly informer: InformerId;
+  private readonly gvk: string;
+  private buffer: Notification<T>[] = [];
+  private head = 0;
+  private running = false;
+  private stopped = false;
+  private scheduled = false;
+  private pause: TimerHandle | undefined;
+  private idleWaiters: (() => void)[] = [];
+
+  constructor(options: ProcessorListenerOptions<T>) {
+    this.handler = options.handler;
+    this.name = options.name;
+    this.requestedResyncPeriodMs = options.requestedResyncPeriodMs;
+    this.resyncPeriod = options.resyncPeriodMs;
+    this.tracker = new SingleFileTracker(options.upstreamHasSynced);
+    this.clock = options.clock;
+    this.probe = options.probe;
+    this.informer = options.informer;
+    this.gvk = options.gvk;
+    this.determineNextResync(options.clock.now());
+  }
+
+  get resyncPeriodMs(): number {
+    return this.resyncPeriod;
+  }
+
+  /** Notifications buffered, not yet delivered. */
+  get pending(): number {
+    return this.buffer.length - this.head;
+  }
+
+  hasSynced(): boolean {
+    return this.tracker.hasSynced();
+  }
+
+  add(n: Notification<T>): void {
+    if (this.stopped) return;
+    if (n.type === 'add' && n.isInInitialList) this.tracker.start();
+    this.buffer.push(n);
+    this.schedule();
+  }
+
+  run(): void {
+    this.running = true;
+    this.schedule();
+  }
+
+  /** Stops delivery; notifications still buffered are dropped. */
+  stop(): void {
+    this.stopped = true;
+    this.pause?.cancel();
+    this.buffer = [];
+    this.head = 0;
+    this.settle();
+  }
+
+  /** Resolves once the buffer is empty (or the listener stopped). For shutdown and tests. */
+  whenIdle(): Promise<void> {
+    if (this.stopped || this.pending === 0) return Promise.resolve();
+    return new Promise((r) => this.idleWaiters.push(r));
+  }
+
+  shouldResync(now: number): boolean {
+    return this.resyncPeriod !== 0 && now >= this.nextResync;
+  }
+
+  determineNextResync(now: number): void {
+    this.nextResync = now + this.resyncPeriod;
+  }
+
+  setResyncPeriod(ms: number): void {
+    this.resyncPeriod = ms;
+  }
+
+  private schedule(): void {
+    if (!this.running || this.stopped || this.scheduled || this.pause) return;
+    this.scheduled = true;
+    queueMicrotask(() => this.drain());
+  }
+
+  private drain(): void {
+    this.scheduled = false;
+    while (!this.stopped && this.pending > 0) {
+      const n = this.buffer[this.head] as Notification<T>;
+      this.buffer[this.head++] = undefined as unknown as Notification<T>;
+      if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+        this.buffer = this.buffer.slice(this.head);
+        this.head = 0;
+      }
+      try {
+        this.deliver(n);
+      } catch {
+        // A throwing handler loses this notification; delivery resumes after a pause. (As upstream,
+        // a throw on an initial-list add means this handler never reports synced.)
+        this.pause = this.clock.setTimer(() => {
+          this.pause = undefined;
+          this.schedule();
+        }, HANDLER_PANIC_PAUSE_MS);
+        return;
+      }
+      if (n.type === 'add' && n.isInInitialList) this.tracker.finished();
+    }
+    this.settle();
+  }
+
+  private settle(): void {
+    if (this.pending > 0 && !this.stopped) return;
+    const ws = this.idleWaiters;
+    this.idleWaiters = [];
+    for (const w of ws) w();
+  }
+
+  private deliver(n: Notification<T>): void {
+    if (this.probe.enabled) this.report(n);
+    switch (n.type) {
+      case 'add':
+        this.handler.onAdd?.(n.obj, n.isInInitialList);
+        break;
+      case 'update':
+        this.handler.onUpdate?.(n.oldObj, n.newObj);
+        break;
+      case 'delete':
+        this.handler.onDelete?.(n.obj);
+        break;
+    }
+  }
+
+  private report(n: Notification<T>): void {
+    const base = { kind: 'informer.notify' as const, informer: this.informer, handler: this.name };
+    if (n.type === 'add') {
+      this.probe.emit({ ...base, type: 'add', ref: objectRef(n.obj, this.gvk), initialList: n.isInInitialList });
+    } else if (n.type === 'update') {
+      this.probe.emit({ ...base, type: 'update', ref: objectRef(n.newObj, this.gvk), resync: n.resync });
+    } else {
+      this.probe.emit({ ...base, type: 'delete', ref: objectRef(n.obj, this.gvk) });
+    }
+  }
+}
+
+/** cache.sharedProcessor: fans notifications out; resync notifications only to listeners due one. */
+export class SharedProcessor<T = KubeObject> {
+  private listeners = new Map<ProcessorListener<T>, boolean>();
+  private started = false;
+
+  constructor(private readonly clock: Clock) {}
+
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
+  has(l: ProcessorListener<T>): boolean {
+    return this.listeners.has(l);
+  }
+
+  list(): ProcessorListener<T>[] {
+    return [...this.listeners.keys()];
+  }
+
+  addListener(l: ProcessorListener<T>): void {
+    this.listeners.set(l, true);
+    if (this.started) l.run();
+  }
+
+  removeListener(l: ProcessorListener<T>): boolean {
+    if (!this.listeners.delete(l)) return false;
+    l.stop();
+    return true;
+  }
+
+  distribute(n: Notification<T>, sync: boolean): void {
+    for (const [l, syncing] of this.listeners) if (!sync || syncing) l.add(n);
+  }
+
+  run(): void {
+    this.started = true;
+    for (const l of this.listeners.keys()) l.run();
+  }
+
+  stop(): void {
+    for (const l of this.listeners.keys()) l.stop();
+  }
+
+  /** Marks which listeners are due a resync now; true when any is. */
+  shouldResync(): boolean {
+    const now = this.clock.now();
+    let any = false;
+    for (const l of this.listeners.keys()) {
+      const due = l.shouldResync(now);
+      this.listeners.set(l, due);
+      if (due) {
+        any = true;
+        l.determineNextResync(now);
+      }
+    }
+    return any;
+  }
+
+  resyncCheckPeriodChanged(checkPeriodMs: number): void {
+    for (const l of this.listeners.keys())
+      l.setResyncPeriod(determineResyncPeriod(l.requestedResyncPeriodMs, checkPeriodMs));
+  }
+}
+
+/** The period a listener actually gets, given what it asked for and the informer's check period. */
+export function determineResyncPeriod(desiredMs: number, checkMs: number): number {
+  if (desiredMs === 0 || checkMs === 0) return 0;
+  return desiredMs < checkMs ? checkMs : desiredMs;
+}
