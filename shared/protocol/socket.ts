@@ -68,6 +68,8 @@ export interface Capabilities {
   workload: boolean;
   replay: boolean;
   recording: boolean;
+  /** Names the workload generator accepts in workload.set, for the dashboard's picker. */
+  workloadProfiles?: string[];
 }
 
 /** State that changes by command rather than by probe events; pushed whenever it changes. */
@@ -147,7 +149,11 @@ export interface ObjectVersion {
   resourceVersion: string;
   /** When the recorder saw this version. */
   ts: number;
-  /** Changes from the previous version kept; the first kept version diffs against nothing (one 'add' at ""). */
+  /**
+   * Changes from the version before it (metadata.managedFields ignored). The first version ever seen diffs
+   * against nothing (one 'add' at ""); once older versions are dropped, the oldest kept one still diffs
+   * against its (dropped) predecessor.
+   */
   diff: DiffOp[];
   deleted?: boolean;
 }

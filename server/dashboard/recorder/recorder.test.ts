@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { Recorder } from './recorder';
+import { FakeClock } from '../../runtime/testing/fake-clock';
+import { EventScript } from '../../../shared/protocol/testing/synthetic';
+import { reduce } from '../../../shared/protocol/reduce';
+import { createView } from '../../../shared/protocol/view';
+import type { RuntimeEvent, StampedEvent } from '../../../shared/protocol/events';
+import type { KubeObject } from '../../../shared/models/object';
+
+function runtimeEvents(): RuntimeEvent[] {
+  const s = new EventScript();
+  s.informerStartup('v1/Pod', 'v1/Pod', 4);
+  s.reconcileCycle('pods', 'default/obj-1');
+  return s.events.map(({ seq: _s, ts: _t, ...ev }) => ev as RuntimeEvent);
+}
+
+describe('Recorder', () => {
+  it('stamps consecutive seqs with clock time and batches per flush window', () => {
+    const clock = new FakeClock();
+    const rec = new Recorder({ clock, flushIntervalMs: 50, serverEpoch: 'e1' });
+    const batches: StampedEvent[][] = [];
+    rec.onBatch((b) => batches.push(b));
+    const evs = runtimeEvents();
+    for (const e of evs.slice(0, 5)) rec.emit(e);
+    clock.step(10);
+    for (const e of evs.slice(5)) rec.emit(e);
+    expect(batches).toHaveLength(0);
+    clock.step(50);
+    expect(batches).toHaveLength(1);
+    expect(batches[0]?.map((e) => e.seq)).toEqual(evs.map((_, i) => i + 1));
+    expect(batches[0]?.[0]?.ts).toBe(Date.UTC(2026, 0, 1));
+    expect(rec.seq).toBe(evs.length);
+    expect(rec.serverEpoch).toBe('e1');
+  });
+
+  it('holds the same view the shared reducer builds from its events', () => {
+    const rec = new Recorder({ clock: new FakeClock(), viewLimits: { maxLogEntries: 7 } });
+    for (const e of runtimeEvents()) rec.emit(e);
+    const all = rec.eventsAfter(0) ?? [];
+    expect(all).toHaveLength(rec.seq);
+    expect(rec.view).toEqual(reduce(createView({ maxLogEntries: 7 }), all));
+    expect(rec.view.controllers.pods?.totalReconciles).toBe(1);
+  });
+
+  it('flushes early when too many events are pending, keeping memory bounded', () => {
+    const rec = new Recorder({ clock: new FakeClock(), maxPending: 3, flushIntervalMs: 1_000_000 });
+    const batches: number[] = [];
+    rec.onBatch((b) => batches.push(b.length));
+    for (const e of runtimeEvents().slice(0, 7)) rec.emit(e);
+    expect(batches).toEqual([3, 3]);
+  });
+
+  it('replays from the ring only while the events are still kept', () => {
+    const rec = new Recorder({ clock: new FakeClock(), capacity: 5 });
+    for (const e of runtimeEvents().slice(0, 8)) rec.emit(e);
+    expect(rec.eventsAfter(3)?.map((e) => e.seq)).toEqual([4, 5, 6, 7, 8]);
+    expect(rec.eventsAfter(2)).toBeUndefined();
+    expect(rec.recordingState().evicted).toBe(3);
+  });
+
+  it('stops stamping while paused and reports it through enabled', () => {
+    const rec = new Recorder({ clock: new FakeClock() });
+    const evs = runtimeEvents();
+    rec.emit(evs[0] as RuntimeEvent);
+    expect(rec.pause().paused).toBe(true);
+    expect(rec.enabled).toBe(false);
+    rec.emit(evs[1] as RuntimeEvent);
+    expect(rec.seq).toBe(1);
+    rec.resume();
+    rec.emit(evs[1] as RuntimeEvent);
+    expect(rec.seq).toBe(2);
+  });
+
+  it('keeps redacted versions of objects the informer cached, with diffs', () => {
+    const clock = new FakeClock();
+    const cache = new Map<string, KubeObject>();
+    const rec = new Recorder({ clock, objectSource: { get: (_g, ns, n) => cache.get(`${ns}/${n}`) } });
+    const secret = (rv: string, pw: string): KubeObject => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 's', namespace: 'default', resourceVersion: rv },
+      data: { password: pw },
+    });
+    const ref = { gvk: 'v1/Secret', namespace: 'default', name: 's' };
+    cache.set('default/s', secret('1', 'c2VjcmV0LW9uZQ=='));
+    rec.emit({
+      kind: 'indexer.update',
+      informer: 'v1/Secret',
+      op: 'add',
+      key: 'default/s',
+      ref: { ...ref, resourceVersion: '1' },
+      size: 1,
+    });
+    clock.step(100);
+    cache.set('default/s', {
+      ...secret('2', 'c2VjcmV0LXR3bw=='),
+      metadata: { ...secret('2', '').metadata, labels: { a: 'b' } },
+    });
+    rec.emit({
+      kind: 'indexer.update',
+      informer: 'v1/Secret',
+      op: 'update',
+      key: 'default/s',
+      ref: { ...ref, resourceVersion: '2' },
+      size: 1,
+    });
+    clock.step(100);
+    const got = rec.inspectObject(ref);
+    expect(got.object?.metadata.resourceVersion).toBe('2');
+    expect(got.versions.map((v) => v.resourceVersion)).toEqual(['1', '2']);
+    expect(got.versions[1]?.diff).toContainEqual({ op: 'add', path: '/metadata/labels', value: { a: 'b' } });
+    const text = JSON.stringify(got);
+    expect(text).not.toContain('c2VjcmV0');
+  });
+
+  it('reset starts a new epoch and seq space and tells listeners', () => {
+    const rec = new Recorder({ clock: new FakeClock(), serverEpoch: 'a' });
+    const reasons: string[] = [];
+    rec.onReset((r) => reasons.push(r));
+    for (const e of runtimeEvents().slice(0, 3)) rec.emit(e);
+    rec.reset('seek', 'b');
+    expect(rec.serverEpoch).toBe('b');
+    expect(rec.seq).toBe(0);
+    expect(rec.view.lastSeq).toBe(0);
+    expect(reasons).toEqual(['seek']);
+  });
+});

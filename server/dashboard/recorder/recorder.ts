@@ -1,0 +1,249 @@
+// The dashboard's Probe: stamps every runtime event with a seq and a time, keeps a bounded ring of them,
+// and holds the current RuntimeView by running the shared reducer, so the snapshot a client receives is the
+// state replaying would build. Delivery is batched: events collect for flushIntervalMs, then every batch
+// listener (sockets, a --record file) gets them at once. The runtime's emit path only stamps and appends.
+import { randomUUID } from 'node:crypto';
+import type { KubeObject } from '../../../shared/models/object';
+import type { RuntimeEvent, StampedEvent } from '../../../shared/protocol/events';
+import type { ObjectRef } from '../../../shared/protocol/ids';
+import type { RecordingState } from '../../../shared/protocol/commands';
+import type { ObjectCoordinates, ObjectInspection } from '../../../shared/protocol/socket';
+import { reduce } from '../../../shared/protocol/reduce';
+import { createView, refId } from '../../../shared/protocol/view';
+import type { RuntimeView, ViewLimits } from '../../../shared/protocol/view';
+import type { Probe } from '../../runtime/instrumentation/probe';
+import type { Clock, TimerHandle } from '../../runtime/util/clock';
+import { realClock } from '../../runtime/util/clock';
+import { EventRing } from './event-ring';
+import { EMPTY_OBJECT_SOURCE } from './object-source';
+import type { ObjectSource } from './object-source';
+import { ObjectVersionStore } from './object-versions';
+import type { ObjectVersionStoreOptions } from './object-versions';
+import { redactObject } from './redact';
+
+export interface RecorderOptions {
+  /** Default realClock. */
+  clock?: Clock;
+  /** Events kept in the ring for resume, inspect and seeking. Default 200_000 (about a day of a busy controller). */
+  capacity?: number;
+  /** Caps of the derived view. Default DEFAULT_VIEW_LIMITS. */
+  viewLimits?: Partial<ViewLimits>;
+  /** The informers' cached copies, for inspect and per-object versions. Default: none. */
+  objectSource?: ObjectSource;
+  /** Bounds of the per-object version history; false turns it off. Default {maxObjects:1000,maxVersions:10}. */
+  objectVersions?: ObjectVersionStoreOptions | false;
+  /** Batch window. Default 75 ms (the transport streams every 50-100 ms). */
+  flushIntervalMs?: number;
+  /** Pending events that force an early flush, bounding memory between flushes. Default 5000. */
+  maxPending?: number;
+  /** Identifies this process's seq space. Default a random UUID. */
+  serverEpoch?: string;
+  /** Start paused. Default false. */
+  paused?: boolean;
+}
+
+export type BatchListener = (events: StampedEvent[]) => void;
+export type ResetListener = (reason: 'seek' | 'reset') => void;
+
+export class Recorder implements Probe {
+  private readonly clock: Clock;
+  private readonly ring: EventRing;
+  private readonly objects: ObjectSource;
+  private readonly versions: ObjectVersionStore | undefined;
+  private readonly flushIntervalMs: number;
+  private readonly maxPending: number;
+  private readonly viewLimits: Partial<ViewLimits>;
+  private epoch: string;
+  private _view: RuntimeView;
+  private nextSeq = 1;
+  private paused: boolean;
+  private closed = false;
+  /** Stamped, not yet handed to batch listeners. */
+  private pending: StampedEvent[] = [];
+  /** Objects whose cached copy changed since the last flush: id → ref and whether it was deleted. */
+  private dirtyObjects = new Map<string, { ref: ObjectRef; deleted: boolean; ts: number }>();
+  private timer: TimerHandle | undefined;
+  private readonly batchListeners = new Set<BatchListener>();
+  private readonly resetListeners = new Set<ResetListener>();
+  /** File being written by a recording listener, shown in RecordingState. */
+  recordingFile: string | undefined;
+
+  constructor(opts: RecorderOptions = {}) {
+    this.clock = opts.clock ?? realClock;
+    this.ring = new EventRing({ capacity: opts.capacity ?? 200_000 });
+    this.objects = opts.objectSource ?? EMPTY_OBJECT_SOURCE;
+    this.versions = opts.objectVersions === false ? undefined : new ObjectVersionStore(opts.objectVersions);
+    this.flushIntervalMs = opts.flushIntervalMs ?? 75;
+    this.maxPending = opts.maxPending ?? 5000;
+    this.viewLimits = opts.viewLimits ?? {};
+    this.epoch = opts.serverEpoch ?? randomUUID();
+    this.paused = opts.paused ?? false;
+    this._view = createView(this.viewLimits);
+  }
+
+  get enabled(): boolean {
+    return !this.paused && !this.closed;
+  }
+
+  get serverEpoch(): string {
+    return this.epoch;
+  }
+
+  /** The highest seq stamped (0 before any). */
+  get seq(): number {
+    return this.nextSeq - 1;
+  }
+
+  /** The view including every stamped event (pending ones are reduced first). */
+  get view(): RuntimeView {
+    if (this.pending.length > 0 && this._view.lastSeq < this.seq) this._view = reduce(this._view, this.pending);
+    return this._view;
+  }
+
+  emit(event: RuntimeEvent): void {
+    if (!this.enabled) return;
+    const stamped = { ...event, seq: this.nextSeq++, ts: this.clock.now() } as StampedEvent;
+    this.append(stamped);
+  }
+
+  /** Feeds already-stamped events (a replay), keeping their seq and ts. Events not above seq are ignored. */
+  ingest(events: readonly StampedEvent[]): void {
+    if (this.closed) return;
+    for (const ev of events) {
+      if (ev.seq < this.nextSeq) continue;
+      this.nextSeq = ev.seq + 1;
+      this.append(ev);
+    }
+  }
+
+  private append(ev: StampedEvent): void {
+    this.ring.push(ev);
+    this.pending.push(ev);
+    if (ev.kind === 'indexer.update' && this.versions) {
+      this.dirtyObjects.set(refId(ev.ref), { ref: ev.ref, deleted: ev.op === 'delete', ts: ev.ts });
+    }
+    if (this.pending.length >= this.maxPending) this.flush();
+    else this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer || this.closed) return;
+    // Without listeners nobody waits for a batch: the view is brought up to date lazily (or at maxPending).
+    if (this.batchListeners.size === 0 && this.dirtyObjects.size === 0) return;
+    this.timer = this.clock.setTimer(() => {
+      this.timer = undefined;
+      this.flush();
+    }, this.flushIntervalMs);
+  }
+
+  /** Reduces pending events into the view, captures changed objects and hands the batch to listeners. */
+  flush(): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    if (this.pending.length === 0 && this.dirtyObjects.size === 0) return;
+    const batch = this.pending;
+    this.pending = [];
+    if (this._view.lastSeq < this.seq) this._view = reduce(this._view, batch);
+    this.captureObjects();
+    if (batch.length === 0) return;
+    for (const l of this.batchListeners) {
+      try {
+        l(batch);
+      } catch {
+        // A failing listener (a closed file, a dead socket) must not stop the others or the runtime.
+      }
+    }
+  }
+
+  private captureObjects(): void {
+    if (!this.versions || this.dirtyObjects.size === 0) return;
+    for (const [id, { ref, deleted, ts }] of this.dirtyObjects) {
+      const obj = deleted ? undefined : this.objects.get(ref.gvk, ref.namespace, ref.name);
+      if (deleted) this.versions.record(id, null, ts, ref.resourceVersion);
+      else if (obj) this.versions.record(id, redactObject(obj), ts);
+    }
+    this.dirtyObjects.clear();
+  }
+
+  onBatch(listener: BatchListener): () => void {
+    this.batchListeners.add(listener);
+    if (this.pending.length > 0) this.schedule();
+    return () => this.batchListeners.delete(listener);
+  }
+
+  onReset(listener: ResetListener): () => void {
+    this.resetListeners.add(listener);
+    return () => this.resetListeners.delete(listener);
+  }
+
+  /** Events after seq still in the ring, or undefined when some were evicted. */
+  eventsAfter(seq: number, limit?: number): StampedEvent[] | undefined {
+    return this.ring.since(seq, limit);
+  }
+
+  /** The newest `limit` ring events matching pred, oldest first. */
+  recentEvents(pred: (ev: StampedEvent) => boolean, limit: number): StampedEvent[] {
+    return this.ring.findLast(pred, limit);
+  }
+
+  /** Ring bounds, for inspect answers. */
+  ringBounds(): { firstSeq: number; lastSeq: number; size: number } {
+    return { firstSeq: this.ring.firstSeq ?? 0, lastSeq: this.ring.lastSeq ?? 0, size: this.ring.size };
+  }
+
+  /** The cached copy (redacted) and its recent versions. */
+  inspectObject(c: ObjectCoordinates): ObjectInspection {
+    this.flush();
+    const raw: KubeObject | undefined = this.objects.get(c.gvk, c.namespace, c.name);
+    const object = raw ? redactObject(raw) : null;
+    const id = refId({ gvk: c.gvk, namespace: c.namespace, name: c.name });
+    if (object && this.versions && this.versions.versions(id).length === 0) {
+      this.versions.record(id, object, this.clock.now());
+    }
+    return { object: object ? structuredClone(object) : null, versions: this.versions?.versions(id) ?? [] };
+  }
+
+  pause(): RecordingState {
+    this.paused = true;
+    return this.recordingState();
+  }
+
+  resume(): RecordingState {
+    this.paused = false;
+    return this.recordingState();
+  }
+
+  recordingState(): RecordingState {
+    return {
+      paused: this.paused,
+      evicted: this.ring.evicted,
+      ...(this.recordingFile ? { file: this.recordingFile } : {}),
+    };
+  }
+
+  /**
+   * Forgets everything and starts a new seq space (a replay seek rebuilds from the start). Clients learn of it
+   * through reset listeners and get a fresh snapshot.
+   */
+  reset(reason: 'seek' | 'reset' = 'reset', serverEpoch: string = randomUUID()): void {
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.pending = [];
+    this.dirtyObjects.clear();
+    this.ring.clear();
+    this.versions?.clear();
+    this.epoch = serverEpoch;
+    this.nextSeq = 1;
+    this._view = createView(this.viewLimits);
+    for (const l of this.resetListeners) l(reason);
+  }
+
+  close(): void {
+    this.flush();
+    this.closed = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.batchListeners.clear();
+    this.resetListeners.clear();
+  }
+}
