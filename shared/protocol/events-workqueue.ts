@@ -45,6 +45,11 @@ export interface QueueAddEvent {
   /** true when the key is being processed and will run again after done. */
   dirtyWhileProcessing: boolean;
   priority?: number;
+  /**
+   * true when a delayed entry (addAfter / rate-limited) became ready and was added: its causes were already
+   * reported by the queue.addAfter events it absorbed, and `cause` repeats the first of them.
+   */
+  matured?: boolean;
   depth: QueueDepth;
 }
 

@@ -178,6 +178,7 @@ describe('delaying queue causes and probe events', () => {
         cause: after(50),
         queued: true,
         dirtyWhileProcessing: false,
+        matured: true,
         depth: { ready: 1, waiting: 0, processing: 0 },
       },
     ]);

@@ -114,7 +114,7 @@ export class DelayingQueue<T> extends WorkQueue<T> implements TypedDelayingInter
     for (let next = this.waiting.peek(); next && next.readyAt <= now; next = this.waiting.peek()) {
       this.waiting.pop();
       this.waitingByKey.delete(next.key);
-      this.enqueue(next.item, next.causes);
+      this.enqueue(next.item, next.causes, true);
     }
     this.armTimer();
   }

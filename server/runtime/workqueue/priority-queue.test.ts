@@ -477,6 +477,17 @@ describe('priority queue probe events and causes', () => {
         depth: { ready: 0, waiting: 1, processing: 1 },
       },
       {
+        kind: 'queue.add',
+        queue: 'p',
+        key: 'a',
+        cause: { type: 'errorBackoff' },
+        queued: false,
+        dirtyWhileProcessing: true,
+        priority: 0,
+        matured: true,
+        depth: { ready: 1, waiting: 0, processing: 1 },
+      },
+      {
         kind: 'queue.done',
         queue: 'p',
         key: 'a',

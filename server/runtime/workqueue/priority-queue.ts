@@ -253,7 +253,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
       queued = this.merge(entry, readyAt, priority, now);
     }
     if (tracking) entry.causes.push(cause);
-    if (this.probe.enabled) this.emitAdd(entry, cause, after, readyAt, requeues, queued);
+    if (this.probe.enabled) this.emitAdd(entry, cause, after, readyAt, requeues, queued && !this.locked.has(key));
   }
 
   /** Folds a duplicate add into entry: the higher priority and the earlier ready time win. */
@@ -325,6 +325,21 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     });
   }
 
+  private emitMatured(entry: Entry<T>): void {
+    const locked = this.locked.has(entry.key);
+    this.probe.emit({
+      kind: 'queue.add',
+      queue: this.name,
+      key: entry.key,
+      cause: entry.causes[0] ?? UNKNOWN_CAUSE,
+      queued: !locked,
+      dirtyWhileProcessing: locked,
+      priority: entry.priority,
+      matured: true,
+      depth: this.depth(),
+    });
+  }
+
   private dispatch(): void {
     while (this.waiters.length > 0 && this.ready.size > 0) {
       const resolve = this.waiters.shift() as Waiter<T>;
@@ -373,6 +388,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
       // Ordered by when it became ready, not when it was added.
       next.counter = this.addedCounter++;
       this.becomeReady(next, now);
+      if (this.probe.enabled) this.emitMatured(next);
     }
     this.dispatch();
     this.armTimer();

@@ -165,27 +165,27 @@ export class WorkQueue<T> implements TypedInterface<T> {
   }
 
   /**
-   * Adds item, absorbing every cause given (a delayed entry may carry several). The probe event names the
-   * first cause; the rest were reported when they were absorbed upstream of this call.
+   * Adds item, absorbing every cause given. A matured delayed entry may carry several, already reported by
+   * its queue.addAfter events; its queue.add event says so (matured) and names the first.
    */
-  protected enqueue(item: T, causes: readonly EnqueueCause[] | undefined): void {
+  protected enqueue(item: T, causes: readonly EnqueueCause[] | undefined, matured = false): void {
     if (this.shuttingDownFlag) return;
     const key = this.keyOf(item);
     if (this.trackingCauses()) this.absorb(key, causes);
     const isProcessing = this.processing.has(key);
     if (this.dirty.has(key)) {
       if (!isProcessing) this.queue.touch(item);
-      this.emitAdd(key, causes, false, isProcessing);
+      this.emitAdd(key, causes, false, isProcessing, matured);
       return;
     }
     this.metrics.add(key);
     this.dirty.set(key, item);
     if (isProcessing) {
-      this.emitAdd(key, causes, false, true);
+      this.emitAdd(key, causes, false, true, matured);
       return;
     }
     this.pushReady(key, item);
-    this.emitAdd(key, causes, true, false);
+    this.emitAdd(key, causes, true, false, matured);
     this.dispatch();
   }
 
@@ -201,6 +201,7 @@ export class WorkQueue<T> implements TypedInterface<T> {
     causes: readonly EnqueueCause[] | undefined,
     queued: boolean,
     dirtyWhileProcessing: boolean,
+    matured: boolean,
   ): void {
     if (!this.probe.enabled) return;
     this.probe.emit({
@@ -210,6 +211,7 @@ export class WorkQueue<T> implements TypedInterface<T> {
       cause: causes?.[0] ?? UNKNOWN_CAUSE,
       queued,
       dirtyWhileProcessing,
+      ...(matured ? { matured } : {}),
       depth: this.depth(),
     });
   }
