@@ -1,0 +1,276 @@
+// The shell: top bar (connection, server, stream rate), the navigation in pipeline order, banners for the
+// states a user must not miss (no connection, version mismatch, replay, lagging), and the focused panel.
+import type { ReactNode } from 'react';
+import type { RuntimeView } from '../shared/protocol/view';
+import { PROTOCOL_VERSION } from '../shared/protocol/version';
+import { useNow, useStore, useStoreState } from './client/hooks';
+import { navigate, useRoute } from './client/route';
+import type { PanelId, Route } from './client/route';
+import type { LinkStatus, StoreState } from './client/runtime-store';
+import { Badge, Dot } from './components/Stat';
+import { fmtCount, fmtDuration } from './components/format';
+import { Controller } from './panels/controller/Controller';
+import { DeltaFifo } from './panels/delta-fifo/DeltaFifo';
+import { Faults } from './panels/faults/Faults';
+import { Indexer } from './panels/indexer/Indexer';
+import { Learn } from './panels/learn/Learn';
+import { Overview } from './panels/overview/Overview';
+import { Reflector } from './panels/reflector/Reflector';
+import { Trace } from './panels/trace/Trace';
+import type { PanelProps } from './panels/types';
+import { Workqueue } from './panels/workqueue/Workqueue';
+
+interface NavEntry {
+  id: PanelId;
+  label: string;
+  step?: string;
+  group: 'map' | 'informer' | 'controller' | 'tools';
+  render: (p: PanelProps) => ReactNode;
+}
+
+export const NAV: readonly NavEntry[] = [
+  { id: 'overview', label: 'Overview', group: 'map', render: (p) => <Overview {...p} /> },
+  { id: 'reflector', label: 'Reflector', step: '1', group: 'informer', render: (p) => <Reflector {...p} /> },
+  { id: 'delta-fifo', label: 'DeltaFIFO', step: '2', group: 'informer', render: (p) => <DeltaFifo {...p} /> },
+  { id: 'indexer', label: 'Indexer', step: '3', group: 'informer', render: (p) => <Indexer {...p} /> },
+  { id: 'workqueue', label: 'Workqueue', step: '4', group: 'controller', render: (p) => <Workqueue {...p} /> },
+  { id: 'controller', label: 'Controller', step: '5', group: 'controller', render: (p) => <Controller {...p} /> },
+  { id: 'trace', label: 'Trace', step: '6', group: 'controller', render: (p) => <Trace {...p} /> },
+  { id: 'faults', label: 'Faults & workload', group: 'tools', render: () => <Faults /> },
+  { id: 'learn', label: 'Learn', group: 'tools', render: (p) => <Learn {...p} /> },
+];
+
+const GROUPS: { id: NavEntry['group']; label: string }[] = [
+  { id: 'map', label: 'Map' },
+  { id: 'informer', label: 'Informer' },
+  { id: 'controller', label: 'Controller' },
+  { id: 'tools', label: 'Tools' },
+];
+
+function navBadge(id: PanelId, view: RuntimeView): ReactNode {
+  const controllers = Object.values(view.controllers);
+  const informers = Object.values(view.informers);
+  switch (id) {
+    case 'reflector': {
+      const bad = informers.filter((i) => i.state === 'backoff' || i.state === 'relisting').length;
+      return bad > 0 ? <Badge tone="warn">{bad}</Badge> : null;
+    }
+    case 'delta-fifo': {
+      const n = informers.reduce((s, i) => s + i.fifoLength, 0);
+      return n > 0 ? <Badge tone="muted">{fmtCount(n)}</Badge> : null;
+    }
+    case 'workqueue': {
+      const n = controllers.reduce((s, c) => s + c.depth.ready + c.depth.waiting, 0);
+      return n > 0 ? <Badge tone="info">{fmtCount(n)}</Badge> : null;
+    }
+    case 'controller': {
+      const n = controllers.reduce(
+        (s, c) => s + c.reconciles.error + c.reconciles.panic + c.reconciles.terminalError,
+        0,
+      );
+      return n > 0 ? <Badge tone="err">{fmtCount(n)}</Badge> : null;
+    }
+    case 'trace': {
+      const n = controllers.reduce((s, c) => s + c.hotLoops.length, 0);
+      return n > 0 ? <Badge tone="err">{n} hot</Badge> : null;
+    }
+    default:
+      return null;
+  }
+}
+
+function statusPill(s: LinkStatus): { tone: 'ok' | 'warn' | 'err' | 'info'; text: string } {
+  switch (s.state) {
+    case 'live':
+      return { tone: 'ok', text: 'LIVE' };
+    case 'replaying':
+      return { tone: 'info', text: 'REPLAY' };
+    case 'connecting':
+      return { tone: 'info', text: 'CONNECTING' };
+    case 'resyncing':
+      return { tone: 'info', text: 'RESYNCING' };
+    case 'lagging':
+      return { tone: 'warn', text: 'CATCHING UP' };
+    case 'disconnected':
+      return { tone: 'err', text: 'OFFLINE' };
+    case 'incompatible':
+      return { tone: 'err', text: 'VERSION MISMATCH' };
+  }
+}
+
+export function Banner({ state, now }: { state: StoreState; now: number }) {
+  const s = state.status;
+  const view = state.view;
+  switch (s.state) {
+    case 'incompatible':
+      return (
+        <div className="banner err" role="alert" data-testid="banner">
+          <b>Version mismatch.</b> This page speaks protocol v{s.clientVersion}, the server speaks v{s.serverVersion}.{' '}
+          {s.message}
+          <button type="button" className="btn" onClick={() => window.location.reload()}>
+            Reload
+          </button>
+        </div>
+      );
+    case 'disconnected':
+      return (
+        <div className="banner err" role="alert" data-testid="banner">
+          <b>No connection to the controller-scope server</b> for {fmtDuration(now - s.since)}
+          {s.error ? ` (${s.error})` : ''}. Retrying{s.attempt > 0 ? ` (attempt ${s.attempt})` : ''}…
+          {view.lastSeq > 0 && (
+            <span className="dim"> Showing the last data received (seq {view.lastSeq}); it resumes from there.</span>
+          )}
+        </div>
+      );
+    case 'connecting':
+      return (
+        <div className="banner info" data-testid="banner">
+          Connecting to the controller-scope server…
+        </div>
+      );
+    case 'resyncing':
+      return (
+        <div className="banner info" data-testid="banner">
+          Resynchronising: {s.reason}.
+        </div>
+      );
+    case 'lagging':
+      return (
+        <div className="banner warn" data-testid="banner">
+          This page fell behind the event stream ({fmtCount(s.dropped)} events skipped); showing summaries until a fresh
+          snapshot arrives.
+        </div>
+      );
+    case 'replaying':
+      return (
+        <div className="banner info" data-testid="banner">
+          <b>Replay</b> of {s.source}: what you see was recorded earlier, not a live cluster.
+          {state.serverStatus?.replay && (
+            <span className="dim">
+              {' '}
+              seq {state.serverStatus.replay.seq} / {state.serverStatus.replay.lastSeq}
+              {state.serverStatus.replay.finished
+                ? ' · finished'
+                : state.serverStatus.replay.playing
+                  ? ` · playing ${state.serverStatus.replay.speed}×`
+                  : ' · paused'}
+            </span>
+          )}
+        </div>
+      );
+    case 'live':
+      return state.frozen ? (
+        <div className="banner warn" data-testid="banner">
+          Display frozen at seq {view.lastSeq}: events keep arriving underneath.
+        </div>
+      ) : null;
+  }
+}
+
+export function Shell({
+  state,
+  route,
+  now,
+  children,
+}: {
+  state: StoreState;
+  route: Route;
+  now: number;
+  children: ReactNode;
+}) {
+  const store = useStore();
+  const pill = statusPill(state.status);
+  const view = state.view;
+  const server = state.server;
+  return (
+    <div className="app">
+      <header className="topbar">
+        <span className="brand">
+          <span className="brand-mark" />
+          controller-scope
+        </span>
+        <span className="sep" />
+        <span className="toolbar" data-testid="link-status">
+          <Dot tone={pill.tone} />
+          <b className={pill.tone} style={{ fontSize: 11.5, letterSpacing: '0.05em' }}>
+            {pill.text}
+          </b>
+        </span>
+        <span className="meta">
+          {server && (
+            <span>
+              cluster <b>{server.cluster.kind}</b>
+              {server.cluster.name ? <b> · {server.cluster.name}</b> : null}
+              {!server.cluster.writable && <Badge tone="warn">read-only</Badge>}
+            </span>
+          )}
+          <span>
+            seq <b className="num">{view.lastSeq}</b>
+          </span>
+          <span>
+            stream <b className="num">{state.eventsPerSecond.toFixed(0)}</b> ev/s
+          </span>
+          {server && (
+            <span>
+              up <b className="num">{fmtDuration(now - server.startedAt)}</b>
+            </span>
+          )}
+          <span>
+            protocol <b>v{server?.protocolVersion ?? PROTOCOL_VERSION}</b>
+          </span>
+        </span>
+        <span className="spacer" />
+        <button
+          type="button"
+          className="btn small"
+          onClick={() => store.setFrozen(!state.frozen)}
+          title="Freeze the display to read it; data keeps arriving"
+          data-testid="freeze"
+        >
+          {state.frozen ? '▶ Unfreeze' : '❚❚ Freeze'}
+        </button>
+      </header>
+      <nav className="sidebar">
+        {GROUPS.map((g) => (
+          <div key={g.id}>
+            <div className="nav-group">{g.label}</div>
+            {NAV.filter((n) => n.group === g.id).map((n) => (
+              <button
+                type="button"
+                key={n.id}
+                className={`nav-item ${route.panel === n.id ? 'active' : ''}`}
+                onClick={() => navigate({ panel: n.id })}
+                data-testid={`nav-${n.id}`}
+              >
+                <span className="step">{n.step ?? ''}</span>
+                {n.label}
+                <span className="badge-slot" style={{ marginLeft: 'auto' }}>
+                  {navBadge(n.id, view)}
+                </span>
+              </button>
+            ))}
+          </div>
+        ))}
+      </nav>
+      <main className="main">
+        <Banner state={state} now={now} />
+        {children}
+      </main>
+    </div>
+  );
+}
+
+export function App({ serverHash }: { serverHash?: string }) {
+  const state = useStoreState((s) => s);
+  const route = useRoute(serverHash);
+  const wall = useNow(250);
+  // A frozen or replayed view is read in its own time; a live one in wall time (for countdowns).
+  const now =
+    state.frozen || state.status.state === 'replaying' ? state.view.lastTs : Math.max(wall, state.view.lastTs);
+  const entry = NAV.find((n) => n.id === route.panel) ?? (NAV[0] as NavEntry);
+  return (
+    <Shell state={state} route={route} now={now}>
+      {entry.render({ view: state.view, route, now })}
+    </Shell>
+  );
+}

@@ -1,0 +1,47 @@
+// React's side of the store: narrow selectors through useSyncExternalStore, and a ticking clock for
+// countdowns. Components never hold their own copy of runtime data.
+import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import type { RuntimeView } from '../../shared/protocol/view';
+import type { RuntimeStore, StoreState } from './runtime-store';
+import type { Connection } from './connection';
+
+export const StoreContext = createContext<RuntimeStore | null>(null);
+export const ConnectionContext = createContext<Connection | null>(null);
+
+export function useStore(): RuntimeStore {
+  const s = useContext(StoreContext);
+  if (!s) throw new Error('useStore outside <StoreContext.Provider>');
+  return s;
+}
+
+/** Subscribes to one slice of the store state; re-renders only when the selected value changes identity. */
+export function useStoreState<T>(select: (s: StoreState) => T): T {
+  const store = useStore();
+  return useSyncExternalStore(
+    store.subscribe,
+    () => select(store.getState()),
+    () => select(store.getState()),
+  );
+}
+
+export function useView<T>(select: (v: RuntimeView) => T): T {
+  return useStoreState((s) => select(s.view));
+}
+
+/** The live connection for commands and inspect, or null in tests and replays without a server. */
+export function useConnection(): Connection | null {
+  return useContext(ConnectionContext);
+}
+
+/**
+ * Wall-clock now, re-rendering every intervalMs; for countdowns and "ago" labels. When the view is frozen or
+ * replayed, pass the view's lastTs instead so times stay consistent with the data.
+ */
+export function useNow(intervalMs = 500): number {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = setInterval(() => setNow(Date.now()), intervalMs);
+    return () => clearInterval(id);
+  }, [intervalMs]);
+  return now;
+}

@@ -1,0 +1,68 @@
+// Where the user is: the panel and the informer/controller/key in focus, kept in the URL hash so a view can
+// be shared, reloaded and driven by the end-to-end test ("#/workqueue?controller=flaky&key=default/web-3").
+import { useSyncExternalStore } from 'react';
+
+export const PANELS = [
+  'overview',
+  'reflector',
+  'delta-fifo',
+  'indexer',
+  'workqueue',
+  'controller',
+  'trace',
+  'faults',
+  'learn',
+] as const;
+export type PanelId = (typeof PANELS)[number];
+
+export interface Route {
+  panel: PanelId;
+  informer?: string;
+  controller?: string;
+  key?: string;
+}
+
+export function parseRoute(hash: string): Route {
+  const h = hash.replace(/^#\/?/, '');
+  const [path = '', query = ''] = h.split('?', 2);
+  const panel = (PANELS as readonly string[]).includes(path) ? (path as PanelId) : 'overview';
+  const params = new URLSearchParams(query);
+  const r: Route = { panel };
+  for (const f of ['informer', 'controller', 'key'] as const) {
+    const v = params.get(f);
+    if (v) r[f] = v;
+  }
+  return r;
+}
+
+export function formatRoute(r: Route): string {
+  const params = new URLSearchParams();
+  for (const f of ['informer', 'controller', 'key'] as const) {
+    const v = r[f];
+    if (v) params.set(f, v);
+  }
+  const q = params.toString();
+  return `#/${r.panel}${q ? `?${q}` : ''}`;
+}
+
+function currentHash(): string {
+  return typeof window === 'undefined' ? '' : window.location.hash;
+}
+
+function subscribe(fn: () => void): () => void {
+  window.addEventListener('hashchange', fn);
+  return () => window.removeEventListener('hashchange', fn);
+}
+
+/** The current route; server rendering (tests) sees the overview unless given a hash. */
+export function useRoute(serverHash = ''): Route {
+  const hash = useSyncExternalStore(subscribe, currentHash, () => serverHash);
+  return parseRoute(hash);
+}
+
+/** Goes to a panel; fields not given are kept from the current route (the focus follows the user). */
+export function navigate(to: Partial<Route> & { panel: PanelId }, keepFocus = true): void {
+  const cur = parseRoute(currentHash());
+  const next: Route = keepFocus ? { ...cur, ...to } : to;
+  window.location.hash = formatRoute(next);
+}

@@ -1,0 +1,165 @@
+// The only recharts wrapper: every time-series chart of the dashboard goes through here so they share
+// axes, colours, tooltips and the no-animation rule for streaming data.
+import { useLayoutEffect, useRef, useState } from 'react';
+import { Area, Bar, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { fmtClock } from './format';
+
+export interface SeriesSpec {
+  key: string;
+  label: string;
+  color: string;
+  /** 'area' stacks with other areas sharing `stack`; 'line' draws over them. Default 'line'. */
+  kind?: 'line' | 'area' | 'bar';
+  stack?: string;
+}
+
+export type ChartPoint = { t: number } & Record<string, number>;
+
+export interface TimeSeriesChartProps {
+  data: readonly ChartPoint[];
+  series: readonly SeriesSpec[];
+  height?: number;
+  /** Formats y values in ticks and the tooltip. */
+  format?: (v: number) => string;
+  /** Draws a dashed horizontal line, e.g. the worker count. */
+  reference?: { y: number; label: string };
+  /** Shows the latest value of each series in the legend. Default true. */
+  legendValues?: boolean;
+}
+
+const AXIS = { fill: '#7c8794', fontSize: 10 };
+
+function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
+  const ref = useRef<HTMLDivElement | null>(null);
+  const [width, setWidth] = useState(0);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    setWidth(el.clientWidth);
+    const ro = new ResizeObserver((entries) => {
+      for (const e of entries) setWidth(Math.floor(e.contentRect.width));
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return [ref, width];
+}
+
+interface TipProps {
+  active?: boolean;
+  label?: number | string;
+  payload?: readonly { dataKey?: unknown; value?: unknown; color?: string; name?: unknown }[];
+}
+
+export function TimeSeriesChart({
+  data,
+  series,
+  height = 150,
+  format = (v) => String(Math.round(v * 100) / 100),
+  reference,
+  legendValues = true,
+}: TimeSeriesChartProps) {
+  const [ref, width] = useWidth();
+  const last = data.length > 0 ? data[data.length - 1] : undefined;
+  const renderTip = ({ active, label, payload }: TipProps) => {
+    if (!active || !payload || payload.length === 0) return null;
+    return (
+      <div className="chart-tip">
+        <div className="dim">{fmtClock(Number(label))}</div>
+        {payload.map((p) => (
+          <div key={String(p.dataKey)} style={{ color: p.color }}>
+            {String(p.name)}: {format(Number(p.value))}
+          </div>
+        ))}
+      </div>
+    );
+  };
+  return (
+    <div className="chart">
+      <div className="chart-legend">
+        {series.map((s) => (
+          <span key={s.key}>
+            <i style={{ background: s.color }} />
+            {s.label}
+            {legendValues && last && <b className="num"> {format(last[s.key] ?? 0)}</b>}
+          </span>
+        ))}
+      </div>
+      <div ref={ref} style={{ height }}>
+        {width > 0 && data.length > 0 && (
+          <ComposedChart
+            width={width}
+            height={height}
+            data={data as ChartPoint[]}
+            margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+          >
+            <CartesianGrid stroke="#222930" vertical={false} />
+            <XAxis
+              dataKey="t"
+              type="number"
+              scale="time"
+              domain={['dataMin', 'dataMax']}
+              tickFormatter={(t: number) => fmtClock(t)}
+              tick={AXIS}
+              stroke="#2a313a"
+              minTickGap={40}
+            />
+            <YAxis tick={AXIS} stroke="#2a313a" width={44} tickFormatter={format} allowDecimals={false} />
+            <Tooltip content={renderTip} isAnimationActive={false} cursor={{ stroke: '#4fa3ff', strokeOpacity: 0.4 }} />
+            {reference && (
+              <ReferenceLine
+                y={reference.y}
+                stroke="#7c8794"
+                strokeDasharray="4 3"
+                label={{ value: reference.label, fill: '#7c8794', fontSize: 10, position: 'insideTopRight' }}
+              />
+            )}
+            {series.map((s) => {
+              const kind = s.kind ?? 'line';
+              if (kind === 'area')
+                return (
+                  <Area
+                    key={s.key}
+                    dataKey={s.key}
+                    name={s.label}
+                    stackId={s.stack}
+                    type="stepAfter"
+                    stroke={s.color}
+                    fill={s.color}
+                    fillOpacity={0.25}
+                    strokeWidth={1.2}
+                    isAnimationActive={false}
+                    dot={false}
+                  />
+                );
+              if (kind === 'bar')
+                return (
+                  <Bar
+                    key={s.key}
+                    dataKey={s.key}
+                    name={s.label}
+                    stackId={s.stack}
+                    fill={s.color}
+                    isAnimationActive={false}
+                  />
+                );
+              return (
+                <Line
+                  key={s.key}
+                  dataKey={s.key}
+                  name={s.label}
+                  type="monotone"
+                  stroke={s.color}
+                  strokeWidth={1.5}
+                  dot={false}
+                  isAnimationActive={false}
+                />
+              );
+            })}
+          </ComposedChart>
+        )}
+        {data.length === 0 && <div className="empty">no samples yet</div>}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+// Entry point: one store, one connection, the app.
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './App';
+import { Connection } from './client/connection';
+import { ConnectionContext, StoreContext } from './client/hooks';
+import { RuntimeStore } from './client/runtime-store';
+import './styles.css';
+
+const store = new RuntimeStore();
+const connection = new Connection({ store });
+connection.start();
+
+createRoot(document.getElementById('root') as HTMLElement).render(
+  <StrictMode>
+    <StoreContext.Provider value={store}>
+      <ConnectionContext.Provider value={connection}>
+        <App />
+      </ConnectionContext.Provider>
+    </StoreContext.Provider>
+  </StrictMode>,
+);

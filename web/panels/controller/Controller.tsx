@@ -1,0 +1,235 @@
+// The controller: reconciles by outcome, the duration histogram in controller-runtime's buckets, the
+// worker pool, handlers and predicates, the client calls reconciles make, and step-mode controls.
+import { Breakdown, HistogramBars } from '../../components/Bars';
+import { Card, Empty } from '../../components/Card';
+import { Badge, Stat, Stats } from '../../components/Stat';
+import { FocusSelect } from '../../components/Select';
+import { TimeSeriesChart } from '../../components/TimeSeriesChart';
+import { C } from '../../components/colors';
+import { fmtClock, fmtCount, fmtDuration, fmtPercent, fmtRate } from '../../components/format';
+import { navigate } from '../../client/route';
+import { focusController, focusKey, sortedControllers } from '../focus';
+import type { PanelProps } from '../types';
+import { StepControls } from './StepControls';
+import {
+  handlerRows,
+  histogramBars,
+  histogramQuantile,
+  outcomeRows,
+  throughputSeries,
+  workerRows,
+} from './controller-series';
+
+export function Controller({ view, route, now }: PanelProps) {
+  const c = focusController(view, route);
+  if (!c) {
+    return (
+      <div className="page" data-testid="panel-controller">
+        <div className="page-head">
+          <h1>Controller</h1>
+        </div>
+        <Card title="Reconciles">
+          <Empty>No controller registered yet.</Empty>
+        </Card>
+      </div>
+    );
+  }
+  const errors = c.reconciles.error + c.reconciles.terminalError + c.reconciles.panic;
+  const q = (p: number) => {
+    const s = histogramQuantile(c.histogram, p);
+    return s === undefined ? undefined : s * 1000;
+  };
+  const workers = workerRows(c, now);
+  const handlers = handlerRows(c);
+  const requests = Object.entries(c.client.requests).sort((a, b) => b[1] - a[1]);
+  const key = focusKey(c, route);
+  return (
+    <div className="page" data-testid="panel-controller">
+      <div className="page-head">
+        <h1>Controller “{c.name}”</h1>
+        <span className="sub">
+          For({c.forKind ?? '?'}) · {c.workers} workers · phase <b>{c.phase}</b> since {fmtClock(c.phaseSince)}
+        </span>
+        <div className="tools">
+          <FocusSelect
+            panel="controller"
+            field="controller"
+            value={c.name}
+            options={sortedControllers(view).map((x) => x.name)}
+            label="controller"
+          />
+        </div>
+      </div>
+      <Stats>
+        <Stat
+          label="Reconciles / s"
+          value={fmtRate(c.reconcilesPerSecond).replace('/s', '')}
+          hint={`${fmtCount(c.totalReconciles)} total`}
+        />
+        <Stat
+          label="Errors"
+          value={fmtCount(errors)}
+          tone={errors > 0 ? 'err' : undefined}
+          hint={`${fmtPercent(c.totalReconciles ? errors / c.totalReconciles : 0)} of reconciles`}
+        />
+        <Stat
+          label="Active workers"
+          value={`${c.activeWorkers}/${c.workers}`}
+          tone={c.activeWorkers > 0 ? 'ok' : undefined}
+          hint="active_workers"
+        />
+        <Stat label="p50" value={fmtDuration(q(0.5))} />
+        <Stat label="p90" value={fmtDuration(q(0.9))} />
+        <Stat label="p99" value={fmtDuration(q(0.99))} />
+        <Stat
+          label="Mean"
+          value={fmtDuration(c.histogram.count ? (c.histogram.sum / c.histogram.count) * 1000 : undefined)}
+        />
+        <Stat label="Hot loops" value={c.hotLoops.length} tone={c.hotLoops.length > 0 ? 'err' : undefined} />
+      </Stats>
+      {c.hotLoops.length > 0 && (
+        <div className="notice err" data-testid="hotloop-banner">
+          Hot loop:{' '}
+          {c.hotLoops
+            .map((h) => `${h.key} (${h.rate.toFixed(1)}/s, ${fmtPercent(h.selfRatio)} self-caused)`)
+            .join(', ')}
+          .{' '}
+          <a
+            href="#"
+            onClick={(e) => {
+              e.preventDefault();
+              navigate({ panel: 'trace', controller: c.name, key: c.hotLoops[0]?.key });
+            }}
+          >
+            Open the trace
+          </a>
+        </div>
+      )}
+      {c.lastError && (
+        <div className="notice" style={{ fontSize: 12 }}>
+          <span className="dim">last error:</span> <span className="err mono">{c.lastError}</span>
+        </div>
+      )}
+      <div className="grid c2">
+        <Card title="Reconciles by outcome" right={<span className="dim">controller_runtime_reconcile_total</span>}>
+          <Breakdown rows={outcomeRows(c)} />
+        </Card>
+        <Card
+          title="Reconcile duration"
+          right={
+            <span className="dim">controller_runtime_reconcile_time_seconds · {fmtCount(c.histogram.count)} obs</span>
+          }
+        >
+          <HistogramBars bars={histogramBars(c.histogram)} />
+        </Card>
+      </div>
+      <Card title="Throughput">
+        <TimeSeriesChart
+          data={throughputSeries(c)}
+          series={[
+            { key: 'reconciles', label: 'reconciles', color: C.ok, kind: 'bar', stack: 'r' },
+            { key: 'errors', label: 'errors', color: C.err, kind: 'bar', stack: 'e' },
+            { key: 'retries', label: 'retries', color: C.warn },
+            { key: 'activeWorkers', label: 'active workers', color: C.teal },
+          ]}
+          height={150}
+          reference={c.workers > 0 ? { y: c.workers, label: 'workers' } : undefined}
+        />
+      </Card>
+      <div className="grid c3">
+        <Card title="Workers" flush>
+          <table className="data" data-testid="workers">
+            <thead>
+              <tr>
+                <th>#</th>
+                <th>reconciling</th>
+                <th className="r">for</th>
+              </tr>
+            </thead>
+            <tbody>
+              {workers.map((w) => (
+                <tr
+                  key={w.worker}
+                  className={w.key ? 'clickable' : undefined}
+                  onClick={() => w.key && navigate({ panel: 'trace', controller: c.name, key: w.key })}
+                >
+                  <td className="num">{w.worker}</td>
+                  <td className="mono">{w.key ?? <span className="faint">idle</span>}</td>
+                  <td className="r num dim">
+                    {w.busyMs !== undefined
+                      ? fmtDuration(w.busyMs)
+                      : w.idleMs !== undefined
+                        ? `idle ${fmtDuration(w.idleMs)}`
+                        : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </Card>
+        <Card title="Handlers & predicates" flush>
+          {handlers.length === 0 ? (
+            <Empty>No handler event yet.</Empty>
+          ) : (
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>handler</th>
+                  <th className="r">events</th>
+                  <th className="r">filtered</th>
+                  <th className="r">enqueued</th>
+                </tr>
+              </thead>
+              <tbody>
+                {handlers.map((h) => (
+                  <tr key={h.handler}>
+                    <td className="mono">
+                      <span className="trunc" style={{ maxWidth: 190 }} title={h.handler}>
+                        {h.handler}
+                      </span>
+                    </td>
+                    <td className="r num">{fmtCount(h.events)}</td>
+                    <td className="r num" title={h.lastFilteredBy ? `last by ${h.lastFilteredBy}` : undefined}>
+                      {fmtCount(h.filtered)}
+                    </td>
+                    <td className="r num">{fmtCount(h.enqueued)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Card>
+        <Card title="Client calls" right={<span className="dim">{fmtCount(c.client.cached)} from cache</span>} flush>
+          {requests.length === 0 ? (
+            <Empty>No client call yet.</Empty>
+          ) : (
+            <table className="data">
+              <thead>
+                <tr>
+                  <th>verb</th>
+                  <th className="r">calls</th>
+                </tr>
+              </thead>
+              <tbody>
+                {requests.map(([verb, n]) => (
+                  <tr key={verb}>
+                    <td className="mono">{verb}</td>
+                    <td className="r num">{fmtCount(n)}</td>
+                  </tr>
+                ))}
+                <tr>
+                  <td className="dim">errors / conflicts</td>
+                  <td className="r num">
+                    <span className={c.client.errors ? 'err' : ''}>{c.client.errors}</span> / {c.client.conflicts}
+                  </td>
+                </tr>
+              </tbody>
+            </table>
+          )}
+        </Card>
+      </div>
+      <StepControls controller={c.name} focusKey={key?.key} />
+      {c.shutDown && <Badge tone="muted">queue shut down</Badge>}
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+// Models for the DeltaFIFO panel: pending deltas per key (what the informer has been told but not yet
+// processed), the delta mix, and queue length over time.
+import type { DeltaType } from '../../../shared/protocol/events';
+import type { InformerView, PendingDeltas } from '../../../shared/protocol/view';
+import type { BreakdownRow } from '../../components/Bars';
+import type { ChartPoint } from '../../components/TimeSeriesChart';
+import { DELTA_COLOR } from '../../components/colors';
+
+export const DELTA_TYPES: readonly DeltaType[] = ['Added', 'Updated', 'Deleted', 'Replaced', 'Sync'];
+
+export interface PendingRow extends PendingDeltas {
+  ageMs: number;
+}
+
+/** Oldest first: the key at the head of the FIFO is the one the informer's pop loop will process next. */
+export function pendingRows(inf: InformerView, now: number, limit = 300): PendingRow[] {
+  return Object.values(inf.pending)
+    .map((p) => ({ ...p, ageMs: Math.max(0, now - p.since) }))
+    .sort((a, b) => a.since - b.since || a.key.localeCompare(b.key))
+    .slice(0, limit);
+}
+
+export function deltaMix(inf: InformerView): BreakdownRow[] {
+  return DELTA_TYPES.map((t) => ({ label: t, value: inf.counters.deltas[t], color: DELTA_COLOR[t] }));
+}
+
+export function fifoSeries(inf: InformerView): ChartPoint[] {
+  return inf.series.map((p) => ({ t: p.t, fifoLength: p.fifoLength, deltas: p.deltas, pops: p.pops }));
+}

@@ -1,0 +1,49 @@
+// Which informer / controller / key a panel shows when the route names none (or one that is gone).
+import type { ControllerView, InformerView, KeyView, RuntimeView } from '../../shared/protocol/view';
+import type { Route } from '../client/route';
+
+export function sortedInformers(view: RuntimeView): InformerView[] {
+  return Object.values(view.informers).sort((a, b) => a.id.localeCompare(b.id));
+}
+
+export function sortedControllers(view: RuntimeView): ControllerView[] {
+  return Object.values(view.controllers).sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function focusInformer(view: RuntimeView, route: Route): InformerView | undefined {
+  return (route.informer ? view.informers[route.informer] : undefined) ?? sortedInformers(view)[0];
+}
+
+export function focusController(view: RuntimeView, route: Route): ControllerView | undefined {
+  return (route.controller ? view.controllers[route.controller] : undefined) ?? sortedControllers(view)[0];
+}
+
+/** The focused key, or the most interesting one: a hot loop, else the most retried, else the busiest. */
+export function focusKey(c: ControllerView | undefined, route: Route): KeyView | undefined {
+  if (!c) return undefined;
+  if (route.key && c.keys[route.key]) return c.keys[route.key];
+  const hot = c.hotLoops[c.hotLoops.length - 1];
+  if (hot && c.keys[hot.key]) return c.keys[hot.key];
+  let best: KeyView | undefined;
+  for (const k of Object.values(c.keys)) {
+    if (!best || k.requeues > best.requeues || (k.requeues === best.requeues && k.reconciles > best.reconciles))
+      best = k;
+  }
+  return best;
+}
+
+/** Sum of a series field over the window ending at the newest point, per second. */
+export function seriesRate<P extends { t: number }>(series: readonly P[], field: keyof P, windowMs: number): number {
+  const last = series[series.length - 1];
+  if (!last) return 0;
+  let sum = 0;
+  let span = 0;
+  const bucket = series.length > 1 ? last.t - (series[series.length - 2] as P).t : 1000;
+  for (let i = series.length - 1; i >= 0; i--) {
+    const p = series[i] as P;
+    if (p.t <= last.t - windowMs) break;
+    sum += p[field] as number;
+    span += bucket || 1000;
+  }
+  return span > 0 ? sum / (span / 1000) : 0;
+}

@@ -1,0 +1,238 @@
+// The controller's own cache: what the indexer holds (not what the API server holds), an object as the
+// informer cached it, and how it changed version by version. Objects are pulled on demand with `inspect`.
+import { useState } from 'react';
+import type { InspectResult } from '../../../shared/protocol/socket';
+import { Card, Empty } from '../../components/Card';
+import { Badge, Stat, Stats } from '../../components/Stat';
+import { FocusSelect } from '../../components/Select';
+import { fmtAgo, fmtClockMs, fmtCount } from '../../components/format';
+import { useInspect } from '../../components/useInspect';
+import { navigate } from '../../client/route';
+import { focusInformer, seriesRate, sortedInformers } from '../focus';
+import type { PanelProps } from '../types';
+import { diffLines, knownKeys, recentOps, splitKey, versionsNewestFirst } from './indexer-series';
+
+type CacheResult = Extract<InspectResult, { target: 'cache' }>;
+type ObjectResult = Extract<InspectResult, { target: 'object' }>;
+
+const OP_TONE = { add: 'ok', update: 'info', delete: 'err', replace: 'purple' } as const;
+
+function ObjectView({ gvk, objectKey, now }: { gvk: string; objectKey: string; now: number }) {
+  const [bump, setBump] = useState(0);
+  const { namespace, name } = splitKey(objectKey);
+  const res = useInspect<ObjectResult>(
+    { target: 'object', object: { gvk, name, ...(namespace !== undefined ? { namespace } : {}) } },
+    0,
+    bump,
+  );
+  const versions = res.data ? versionsNewestFirst(res.data.versions) : [];
+  return (
+    <>
+      <Card
+        title={<span className="mono">{objectKey}</span>}
+        right={
+          <>
+            {res.loading && <span className="dim">loading…</span>}
+            <button type="button" className="btn small" onClick={() => setBump((b) => b + 1)}>
+              refresh
+            </button>
+          </>
+        }
+        testId="cache-object"
+      >
+        {!res.available ? (
+          <Empty>Not connected: objects are fetched from the server on demand.</Empty>
+        ) : res.error ? (
+          <div className="notice err">{res.error}</div>
+        ) : !res.data ? (
+          <Empty>Fetching the cached object…</Empty>
+        ) : res.data.object === null ? (
+          <Empty>Not in the cache now (deleted, or not yet synced).</Empty>
+        ) : (
+          <pre className="json">{JSON.stringify(res.data.object, null, 2)}</pre>
+        )}
+      </Card>
+      <Card title="Recent versions" right={<span className="dim">as the informer received them</span>} flush>
+        {versions.length === 0 ? (
+          <Empty>No versions recorded for this object.</Empty>
+        ) : (
+          <div className="table-wrap" style={{ maxHeight: 420 }}>
+            <table className="data">
+              <tbody>
+                {versions.map((v) => (
+                  <tr key={`${v.resourceVersion}-${v.ts}`}>
+                    <td className="num dim" style={{ width: 150 }}>
+                      rv {v.resourceVersion}
+                      <div className="faint">{fmtAgo(v.ts, now)}</div>
+                    </td>
+                    <td className="wrap mono" style={{ fontSize: 11.5 }}>
+                      {v.deleted && <Badge tone="err">deleted</Badge>}
+                      {diffLines(v.diff).map((l, i) => (
+                        <div key={i} className={l.sign === '+' ? 'diff-add' : l.sign === '-' ? 'diff-del' : ''}>
+                          {l.sign} <span className="dim">{l.path}</span> {l.text}
+                        </div>
+                      ))}
+                      {v.diff.length === 0 && <span className="faint">no field changed (resync or metadata only)</span>}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </>
+  );
+}
+
+export function Indexer({ view, route, now }: PanelProps) {
+  const [search, setSearch] = useState('');
+  const inf = focusInformer(view, route);
+  const cache = useInspect<CacheResult>(
+    inf ? { target: 'cache', informer: inf.id, limit: 500, ...(search ? { search } : {}) } : undefined,
+    3000,
+  );
+  if (!inf) {
+    return (
+      <div className="page" data-testid="panel-indexer">
+        <div className="page-head">
+          <h1>Indexer</h1>
+        </div>
+        <Card title="Cache">
+          <Empty>No informer has started yet.</Empty>
+        </Card>
+      </div>
+    );
+  }
+  const fromServer = cache.data && cache.data.informer === inf.id ? cache.data : undefined;
+  const keys = fromServer ? fromServer.keys : knownKeys(view, inf.id, search);
+  const total = fromServer ? fromServer.total : keys.length;
+  const selected = route.key && (keys.includes(route.key) || fromServer === undefined) ? route.key : undefined;
+  const ops = recentOps(view.log, inf.id);
+  return (
+    <div className="page" data-testid="panel-indexer">
+      <div className="page-head">
+        <h1>Indexer</h1>
+        <span className="sub">
+          the informer’s local cache: what listers and the cached client read, keyed namespace/name
+        </span>
+        <div className="tools">
+          <FocusSelect
+            panel="indexer"
+            field="informer"
+            value={inf.id}
+            options={sortedInformers(view).map((i) => i.id)}
+            label="informer"
+          />
+        </div>
+      </div>
+      <Stats>
+        <Stat label="Objects cached" value={fmtCount(inf.storeSize)} />
+        <Stat
+          label="Indexer writes"
+          value={fmtCount(inf.counters.indexerOps)}
+          hint={`${seriesRate(inf.series, 'pops', view.limits.rateWindowMs).toFixed(1)}/s`}
+        />
+        <Stat label="Synced" value={inf.synced ? 'yes' : 'no'} tone={inf.synced ? 'ok' : 'warn'} />
+        <Stat
+          label="Indexes"
+          value={fromServer?.indexes ? Object.keys(fromServer.indexes).length : '–'}
+          hint={fromServer?.indexes ? Object.keys(fromServer.indexes).join(', ') : 'namespace index by default'}
+        />
+      </Stats>
+      <div className="grid" style={{ gridTemplateColumns: 'minmax(260px, 1fr) minmax(0, 2.2fr)' }}>
+        <Card
+          title="Keys"
+          right={<span className="dim">{fromServer ? `${fmtCount(total)} in store` : 'seen in events'}</span>}
+          flush
+          testId="cache-keys"
+        >
+          <div style={{ padding: 8, borderBottom: '1px solid var(--line)' }}>
+            <input
+              className="inp"
+              placeholder="search keys…"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              style={{ width: '100%' }}
+            />
+            {!fromServer && cache.error && (
+              <div className="dim" style={{ fontSize: 11, marginTop: 6 }}>
+                Server did not list the cache ({cache.error}); showing keys seen in events.
+              </div>
+            )}
+          </div>
+          {keys.length === 0 ? (
+            <Empty>No key{search ? ` matches “${search}”` : ''}.</Empty>
+          ) : (
+            <div className="table-wrap" style={{ maxHeight: 560 }}>
+              <table className="data">
+                <tbody>
+                  {keys.map((k) => (
+                    <tr
+                      key={k}
+                      className={`clickable ${k === selected ? 'selected' : ''}`}
+                      onClick={() => navigate({ panel: 'indexer', informer: inf.id, key: k })}
+                    >
+                      <td className="mono">{k}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </Card>
+        <div className="grid">
+          {selected ? (
+            <ObjectView gvk={inf.id} objectKey={selected} now={now} />
+          ) : (
+            <Card title="Object">
+              <Empty>
+                Pick a key to see the object exactly as this informer cached it, and its recent versions as diffs.
+              </Empty>
+            </Card>
+          )}
+          <Card
+            title="Recent cache writes"
+            right={<span className="dim">indexer add / update / delete / replace</span>}
+            flush
+          >
+            {ops.length === 0 ? (
+              <Empty>No indexer write in the recent event log.</Empty>
+            ) : (
+              <div className="table-wrap" style={{ maxHeight: 300 }}>
+                <table className="data">
+                  <thead>
+                    <tr>
+                      <th>time</th>
+                      <th>op</th>
+                      <th>key</th>
+                      <th>rv</th>
+                      <th className="r">size after</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {ops.map((o) => (
+                      <tr
+                        key={o.seq}
+                        className="clickable"
+                        onClick={() => navigate({ panel: 'indexer', informer: inf.id, key: o.key })}
+                      >
+                        <td className="num dim">{fmtClockMs(o.ts)}</td>
+                        <td>
+                          <Badge tone={OP_TONE[o.op]}>{o.op}</Badge>
+                        </td>
+                        <td className="mono">{o.key}</td>
+                        <td className="mono dim">{o.resourceVersion ?? '–'}</td>
+                        <td className="r num">{fmtCount(o.size)}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              </div>
+            )}
+          </Card>
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,255 @@
+// The map a learner sees first: every informer and controller as live boxes, wired left to right in the
+// order data flows, with counts in the boxes and rates on the arrows. Every box opens its panel.
+import type { ReactNode } from 'react';
+import type { NotableEntry } from '../../../shared/protocol/view';
+import { Card, Empty } from '../../components/Card';
+import { Badge, Stat, Stats } from '../../components/Stat';
+import type { Tone } from '../../components/Stat';
+import { fmtClock, fmtCount, fmtDuration, fmtRate } from '../../components/format';
+import { navigate } from '../../client/route';
+import type { PanelId, Route } from '../../client/route';
+import type { PanelProps } from '../types';
+import { buildPipeline } from './overview-series';
+import type { ControllerLane, InformerLane } from './overview-series';
+
+function Node({
+  title,
+  main,
+  sub,
+  tone,
+  to,
+  testId,
+  badge,
+}: {
+  title: string;
+  main: ReactNode;
+  sub?: ReactNode;
+  tone?: 'active' | 'warn' | 'err';
+  to: Partial<Route> & { panel: PanelId };
+  testId?: string;
+  badge?: ReactNode;
+}) {
+  return (
+    <button type="button" className={`node ${tone ?? ''}`} onClick={() => navigate(to)} data-testid={testId}>
+      <span className="n-title">
+        {title}
+        {badge}
+      </span>
+      <span className="n-main">{main}</span>
+      {sub !== undefined && <span className="n-sub">{sub}</span>}
+    </button>
+  );
+}
+
+function Edge({ rate, label }: { rate: number; label?: string }) {
+  return (
+    <div className={rate > 0 ? 'edge live' : 'edge'} title={label}>
+      <span>{fmtRate(rate)}</span>
+      <div className="arrow" />
+      <span>{label ?? ''}</span>
+    </div>
+  );
+}
+
+const STATE_BADGE: Record<string, Tone> = { watching: 'ok', listing: 'info', relisting: 'warn', backoff: 'warn' };
+
+function InformerRow({ lane }: { lane: InformerLane }) {
+  const to = { informer: lane.id };
+  return (
+    <div className="lane" data-testid={`lane-informer-${lane.id}`}>
+      <div className="lane-label">{lane.id}</div>
+      <Node
+        title="API server"
+        main={lane.lastResourceVersion ? `rv ${lane.lastResourceVersion}` : '—'}
+        sub={`${lane.id} · list+watch`}
+        to={{ panel: 'reflector', ...to }}
+      />
+      <Edge rate={lane.watchRate} label="events" />
+      <Node
+        title="Reflector"
+        main={lane.state}
+        badge={<Badge tone={STATE_BADGE[lane.state] ?? 'muted'}>{lane.synced ? 'synced' : 'syncing'}</Badge>}
+        sub={`${lane.relists} relists · ${lane.expired} × 410 · ${lane.errors} err`}
+        tone={
+          lane.state === 'backoff' || lane.state === 'relisting'
+            ? 'warn'
+            : lane.state === 'watching'
+              ? 'active'
+              : undefined
+        }
+        to={{ panel: 'reflector', ...to }}
+        testId="node-reflector"
+      />
+      <Edge rate={lane.deltaRate} label="deltas" />
+      <Node
+        title="DeltaFIFO"
+        main={fmtCount(lane.fifoLength)}
+        sub={`${fmtCount(lane.pendingKeys)} keys pending`}
+        tone={lane.fifoLength > 100 ? 'warn' : undefined}
+        to={{ panel: 'delta-fifo', ...to }}
+        testId="node-fifo"
+      />
+      <Edge rate={lane.popRate} label="pops" />
+      <Node
+        title="Indexer"
+        main={fmtCount(lane.storeSize)}
+        sub="objects cached"
+        to={{ panel: 'indexer', ...to }}
+        testId="node-indexer"
+      />
+      <Edge rate={lane.popRate * Math.max(1, lane.handlers.length)} label="notify" />
+      <Node
+        title="Handlers"
+        main={lane.handlers.length}
+        sub={lane.handlers.join(', ') || 'none registered'}
+        to={{ panel: 'controller' }}
+      />
+    </div>
+  );
+}
+
+function ControllerRow({ lane }: { lane: ControllerLane }) {
+  const to = { controller: lane.name };
+  const queued = lane.ready + lane.waiting;
+  return (
+    <div className="lane" data-testid={`lane-controller-${lane.name}`}>
+      <div className="lane-label">{lane.name}</div>
+      <Node
+        title="Sources"
+        main={lane.sources.length > 0 ? lane.sources.join(', ') : '—'}
+        sub={`${fmtCount(lane.handlerEvents)} events · ${fmtCount(lane.filtered)} filtered`}
+        to={{ panel: 'controller', ...to }}
+      />
+      <Edge rate={lane.addRate} label="adds" />
+      <Node
+        title="Workqueue"
+        main={
+          <>
+            {fmtCount(queued)}
+            <span className="dim" style={{ fontSize: 11 }}>
+              {' '}
+              ready {lane.ready} · wait {lane.waiting}
+            </span>
+          </>
+        }
+        sub={`${fmtCount(lane.dedupedAdds)} adds de-duplicated`}
+        tone={lane.waiting > 0 ? 'warn' : undefined}
+        to={{ panel: 'workqueue', ...to }}
+        testId="node-workqueue"
+      />
+      <Edge rate={lane.reconcileRate} label="gets" />
+      <Node
+        title="Workers"
+        main={`${lane.activeWorkers}/${lane.workers}`}
+        sub={`${lane.processing} processing`}
+        tone={lane.activeWorkers > 0 ? 'active' : undefined}
+        to={{ panel: 'controller', ...to }}
+      />
+      <Edge rate={lane.reconcileRate} label="reconciles" />
+      <Node
+        title="Reconciler"
+        main={fmtRate(lane.reconcileRate)}
+        badge={
+          lane.hotLoops > 0 ? (
+            <Badge tone="err">hot loop</Badge>
+          ) : lane.errors > 0 ? (
+            <Badge tone="warn">{fmtCount(lane.errors)} err</Badge>
+          ) : (
+            <Badge tone="muted">{lane.phase}</Badge>
+          )
+        }
+        sub={`p50 ${fmtDuration(lane.p50Ms)} · p99 ${fmtDuration(lane.p99Ms)}`}
+        tone={lane.hotLoops > 0 ? 'err' : lane.errors > 0 ? 'warn' : undefined}
+        to={lane.hotLoops > 0 ? { panel: 'trace', ...to } : { panel: 'controller', ...to }}
+        testId="node-reconciler"
+      />
+    </div>
+  );
+}
+
+const LEVEL_TONE: Record<NotableEntry['level'], Tone> = { info: 'info', warn: 'warn', error: 'err' };
+
+export function NotableList({ entries, limit = 14 }: { entries: readonly NotableEntry[]; limit?: number }) {
+  const shown = entries.slice(-limit).reverse();
+  if (shown.length === 0) return <Empty>Nothing notable yet: no errors, 410s, relists or hot loops.</Empty>;
+  return (
+    <div className="table-wrap" style={{ maxHeight: 330 }}>
+      <table className="data">
+        <tbody>
+          {shown.map((n) => (
+            <tr
+              key={n.seq}
+              className="clickable"
+              onClick={() =>
+                n.key && n.controller
+                  ? navigate({ panel: 'trace', controller: n.controller, key: n.key })
+                  : n.informer
+                    ? navigate({ panel: 'reflector', informer: n.informer })
+                    : undefined
+              }
+            >
+              <td className="num dim">{fmtClock(n.ts)}</td>
+              <td>
+                <Badge tone={LEVEL_TONE[n.level]}>{n.kind}</Badge>
+              </td>
+              <td className="wrap">{n.text}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+export function Overview({ view }: PanelProps) {
+  const p = buildPipeline(view);
+  const t = p.totals;
+  return (
+    <div className="page" data-testid="panel-overview">
+      <div className="page-head">
+        <h1>Pipeline</h1>
+        <span className="sub">
+          API server → reflector → DeltaFIFO → indexer → handlers → workqueue → workers → reconciler
+        </span>
+      </div>
+      <Stats>
+        <Stat
+          label="Informers synced"
+          value={`${t.synced}/${t.informers}`}
+          tone={t.synced < t.informers ? 'warn' : 'ok'}
+        />
+        <Stat label="Controllers" value={t.controllers} />
+        <Stat label="Reconciles / s" value={fmtRate(t.reconcileRate).replace('/s', '')} />
+        <Stat label="Queued keys" value={fmtCount(t.queued)} hint={`${fmtCount(t.keys)} keys tracked`} />
+        <Stat label="Reconcile errors" value={fmtCount(t.errors)} tone={t.errors > 0 ? 'warn' : undefined} />
+        <Stat label="Hot loops" value={t.hotLoops} tone={t.hotLoops > 0 ? 'err' : undefined} />
+        <Stat label="Events seen" value={fmtCount(view.eventCount)} hint={`seq ${view.lastSeq}`} />
+      </Stats>
+      <Card title="Informers" right={<span className="dim">one shared informer per GVK</span>}>
+        {p.informers.length === 0 ? (
+          <Empty>No informer has started yet. They appear as soon as the manager starts its caches.</Empty>
+        ) : (
+          <div className="pipeline">
+            {p.informers.map((l) => (
+              <InformerRow key={l.id} lane={l} />
+            ))}
+          </div>
+        )}
+      </Card>
+      <Card title="Controllers" right={<span className="dim">events → requests → reconciles</span>}>
+        {p.controllers.length === 0 ? (
+          <Empty>No controller registered yet.</Empty>
+        ) : (
+          <div className="pipeline">
+            {p.controllers.map((l) => (
+              <ControllerRow key={l.name} lane={l} />
+            ))}
+          </div>
+        )}
+      </Card>
+      <Card title="Notable" right={<span className="dim">errors · 410s · relists · hot loops · lifecycle</span>} flush>
+        <NotableList entries={view.notable} />
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,178 @@
+// The reflector: its state machine with the current state lit, and its session history (lists, watches,
+// bookmarks, 410s, relists, backoffs) so "did my informer miss something?" has an answer.
+import type { ReflectorState } from '../../../shared/protocol/events';
+import { Card, Empty } from '../../components/Card';
+import { Badge, Stat, Stats } from '../../components/Stat';
+import { FocusSelect } from '../../components/Select';
+import { TimeSeriesChart } from '../../components/TimeSeriesChart';
+import { C, REFLECTOR_TONE } from '../../components/colors';
+import { fmtAgo, fmtClockMs, fmtCount, fmtCountdown, fmtDuration } from '../../components/format';
+import { focusInformer, sortedInformers } from '../focus';
+import type { PanelProps } from '../types';
+import { sessionRows, stateMachine, watchSeries } from './reflector-series';
+
+const HAPPY_PATH: ReflectorState[] = ['idle', 'listing', 'watching'];
+const DETOURS: ReflectorState[] = ['backoff', 'relisting', 'stopped'];
+
+function StateBox({ s, current, visited }: { s: ReflectorState; current: ReflectorState; visited: boolean }) {
+  const cls = ['sm-state', s === current ? `current ${s}` : '', visited ? 'visited' : ''].join(' ');
+  return (
+    <div className={cls} data-testid={s === current ? 'reflector-current-state' : undefined}>
+      {s}
+    </div>
+  );
+}
+
+export function Reflector({ view, route, now }: PanelProps) {
+  const inf = focusInformer(view, route);
+  const informers = sortedInformers(view).map((i) => i.id);
+  if (!inf) {
+    return (
+      <div className="page" data-testid="panel-reflector">
+        <div className="page-head">
+          <h1>Reflector</h1>
+        </div>
+        <Card title="State">
+          <Empty>No informer has started yet.</Empty>
+        </Card>
+      </div>
+    );
+  }
+  const sm = stateMachine(inf);
+  const rows = sessionRows(inf, now);
+  const c = inf.counters;
+  return (
+    <div className="page" data-testid="panel-reflector">
+      <div className="page-head">
+        <h1>Reflector</h1>
+        <span className="sub">
+          list, then watch from the list's resourceVersion; relist on 410 Gone; back off on errors
+        </span>
+        <div className="tools">
+          <FocusSelect panel="reflector" field="informer" value={inf.id} options={informers} label="informer" />
+        </div>
+      </div>
+      <Stats>
+        <Stat
+          label="State"
+          value={inf.state}
+          tone={REFLECTOR_TONE[inf.state]}
+          hint={`for ${fmtDuration(now - inf.stateSince)}`}
+        />
+        <Stat label="Last RV" value={inf.lastResourceVersion ?? '–'} />
+        <Stat label="Lists / relists" value={`${c.lists} / ${c.relists}`} hint={`${c.listErrors} failed`} />
+        <Stat label="Watches" value={fmtCount(c.watches)} hint={`${fmtCount(c.watchEvents)} events`} />
+        <Stat label="Bookmarks" value={fmtCount(c.bookmarks)} />
+        <Stat label="410 Expired" value={c.expired} tone={c.expired > 0 ? 'warn' : undefined} />
+        <Stat
+          label="Relist recovered"
+          value={`${c.relistDeleted}`}
+          hint={`tombstones · ${fmtCount(c.relistReplaced)} replaced`}
+        />
+        <Stat
+          label="Backoffs"
+          value={c.backoffs}
+          tone={c.backoffs > 0 ? 'warn' : undefined}
+          hint={`${c.errors} errors`}
+        />
+      </Stats>
+      <div className="grid wide-left">
+        <Card title="State machine" right={<span className="dim">reason: {sm.reason || '—'}</span>}>
+          <div className="sm" style={{ marginBottom: 14 }}>
+            {HAPPY_PATH.map((s, i) => (
+              <span key={s} style={{ display: 'contents' }}>
+                {i > 0 && <span className="sm-arrow">{i === 1 ? 'start →' : 'list ok →'}</span>}
+                <StateBox s={s} current={sm.current} visited={sm.visited.has(s)} />
+              </span>
+            ))}
+            <span className="sm-arrow">⟲ watch timeout</span>
+          </div>
+          <div className="sm">
+            {DETOURS.map((s, i) => (
+              <span key={s} style={{ display: 'contents' }}>
+                {i > 0 && <span className="sm-arrow">·</span>}
+                <StateBox s={s} current={sm.current} visited={sm.visited.has(s)} />
+              </span>
+            ))}
+          </div>
+          <dl className="kv" style={{ marginTop: 14 }}>
+            <dt>watching → relisting</dt>
+            <dd>on 410 Gone (the watch's resourceVersion was compacted away)</dd>
+            <dt>* → backoff</dt>
+            <dd>on list/watch errors; exponential delay, then list again</dd>
+            <dt>relist</dt>
+            <dd>one bracketed operation: every item as Replaced, missing ones as Deleted tombstones</dd>
+          </dl>
+        </Card>
+        <Card title="Health">
+          <dl className="kv">
+            <dt>synced</dt>
+            <dd>
+              {inf.synced ? (
+                <Badge tone="ok">
+                  yes · {fmtCount(inf.syncedItems)} items in {fmtDuration(inf.syncDurationMs)}
+                </Badge>
+              ) : (
+                <Badge tone="warn">not yet</Badge>
+              )}
+            </dd>
+            <dt>store size</dt>
+            <dd>{fmtCount(inf.storeSize)}</dd>
+            <dt>queue</dt>
+            <dd>{inf.fifo ?? 'DeltaFIFO'}</dd>
+            <dt>handlers</dt>
+            <dd>{inf.handlers.join(', ') || '—'}</dd>
+            <dt>backoff until</dt>
+            <dd>{inf.backoffUntil && inf.backoffUntil > now ? fmtCountdown(inf.backoffUntil, now) : '—'}</dd>
+            <dt>last error</dt>
+            <dd className={inf.lastError ? 'err' : undefined}>
+              {inf.lastError
+                ? `${inf.lastError.code || ''} ${inf.lastError.reason}: ${inf.lastError.message} (${fmtAgo(inf.lastError.ts, now)})`
+                : 'none'}
+            </dd>
+          </dl>
+        </Card>
+      </div>
+      <Card title="Watch events and deltas per second">
+        <TimeSeriesChart
+          data={watchSeries(inf)}
+          series={[
+            { key: 'watchEvents', label: 'watch events', color: C.info, kind: 'bar' },
+            { key: 'deltas', label: 'deltas queued', color: C.purple },
+          ]}
+          height={130}
+        />
+      </Card>
+      <Card title="Session history" right={<span className="dim">newest first · {rows.length} entries</span>} flush>
+        {rows.length === 0 ? (
+          <Empty>No list or watch yet.</Empty>
+        ) : (
+          <div className="table-wrap" style={{ maxHeight: 380 }}>
+            <table className="data" data-testid="reflector-history">
+              <thead>
+                <tr>
+                  <th>time</th>
+                  <th>what</th>
+                  <th className="r">duration</th>
+                  <th>details</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={`${r.kind}-${r.seq}`}>
+                    <td className="num dim">{fmtClockMs(r.ts)}</td>
+                    <td>
+                      <Badge tone={r.tone}>{r.kind}</Badge> {r.open && <span className="ok">●</span>}
+                    </td>
+                    <td className="r num">{r.duration ?? ''}</td>
+                    <td className="wrap mono">{r.summary}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

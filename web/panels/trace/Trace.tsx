@@ -1,0 +1,287 @@
+// One key's story: "why did this reconcile run?" (every cause it absorbed, not only the first), what each
+// reconcile returned and wrote, and, for a hot loop, the write of its own that re-triggered it each time.
+import type { HotLoop, KeyView } from '../../../shared/protocol/view';
+import { Card, Empty } from '../../components/Card';
+import { Badge, Dot, Stat, Stats } from '../../components/Stat';
+import { FocusSelect } from '../../components/Select';
+import { TimeSeriesChart } from '../../components/TimeSeriesChart';
+import { C, CAUSE_TONE, OUTCOME_TONE, QUEUE_STATE_TONE } from '../../components/colors';
+import { fmtClock, fmtClockMs, fmtCountdown, fmtDuration, fmtPercent } from '../../components/format';
+import { navigate } from '../../client/route';
+import { focusController, focusKey, sortedControllers } from '../focus';
+import type { PanelProps } from '../types';
+import {
+  cadenceSeries,
+  describeCause,
+  describeWrite,
+  groupCauses,
+  interestingKeys,
+  traceEntries,
+  writesForKey,
+} from './trace-series';
+
+function HotLoopCard({ h }: { h: HotLoop }) {
+  return (
+    <Card title={<span className="err">Hot loop detected</span>} testId="hotloop-evidence">
+      <p style={{ margin: '0 0 8px' }}>
+        <b>{h.reconcilesInWindow}</b> reconciles in {fmtDuration(h.windowMs)} (<b>{h.rate.toFixed(1)}/s</b>);{' '}
+        <b>{fmtPercent(h.selfRatio)}</b> were triggered by an event about an object this controller had just written.
+        Detected at {fmtClock(h.detectedAt)}.
+      </p>
+      {h.evidence.length === 0 ? (
+        <Empty>No write could be matched to the triggering events.</Empty>
+      ) : (
+        <table className="data">
+          <thead>
+            <tr>
+              <th>reconcile at</th>
+              <th>own write</th>
+              <th>came back as</th>
+              <th className="r">round trip</th>
+            </tr>
+          </thead>
+          <tbody>
+            {h.evidence
+              .slice()
+              .reverse()
+              .map((e) => (
+                <tr key={e.seq}>
+                  <td className="num dim">{fmtClockMs(e.ts)}</td>
+                  <td className="mono">{e.write ? describeWrite(e.write) : '–'}</td>
+                  <td className="mono">{describeCause(e.cause)}</td>
+                  <td className="r num">{e.write ? fmtDuration(e.ts - e.write.ts) : '–'}</td>
+                </tr>
+              ))}
+          </tbody>
+        </table>
+      )}
+      <p className="dim" style={{ margin: '8px 0 0', fontSize: 12 }}>
+        Usual fixes: skip the write when nothing changed, add a GenerationChangedPredicate, or compare before updating
+        status.
+      </p>
+    </Card>
+  );
+}
+
+function PendingCard({ k, now }: { k: KeyView; now: number }) {
+  const groups = groupCauses(k.pendingCauses);
+  return (
+    <Card title="Now" right={<Badge tone={QUEUE_STATE_TONE[k.state]}>{k.state}</Badge>}>
+      <dl className="kv">
+        <dt>state</dt>
+        <dd>
+          {k.state} for {fmtDuration(now - k.stateSince)}
+          {k.dirty ? ' · dirty (will run again after this reconcile)' : ''}
+        </dd>
+        <dt>next retry</dt>
+        <dd className={k.nextRetryAt && k.nextRetryAt > now ? 'warn' : undefined}>
+          {k.nextRetryAt
+            ? `${fmtCountdown(k.nextRetryAt, now)} (at ${fmtClock(k.nextRetryAt)}) after ${k.requeues} requeues`
+            : '—'}
+        </dd>
+        <dt>pending causes</dt>
+        <dd>
+          {groups.length === 0 ? (
+            <span className="faint">none: nothing will trigger the next reconcile yet</span>
+          ) : (
+            <span className="toolbar">
+              {groups.map((g) => (
+                <Badge key={g.label} tone={CAUSE_TONE[g.type]}>
+                  {g.label}
+                  {g.count > 1 ? ` ×${g.count}` : ''}
+                </Badge>
+              ))}
+              {k.pendingCausesDropped > 0 && <span className="dim">+{k.pendingCausesDropped} more</span>}
+            </span>
+          )}
+        </dd>
+      </dl>
+    </Card>
+  );
+}
+
+export function Trace({ view, route, now }: PanelProps) {
+  const c = focusController(view, route);
+  const k = focusKey(c, route);
+  if (!c || !k) {
+    return (
+      <div className="page" data-testid="panel-trace">
+        <div className="page-head">
+          <h1>Trace</h1>
+        </div>
+        <Card title="Key">
+          <Empty>No key has been enqueued yet. Pick one in the workqueue once the controller receives events.</Empty>
+        </Card>
+      </div>
+    );
+  }
+  const entries = traceEntries(k);
+  const writes = writesForKey(c, k.key);
+  const keys = interestingKeys(c);
+  if (!keys.includes(k.key)) keys.unshift(k.key);
+  return (
+    <div className="page" data-testid="panel-trace">
+      <div className="page-head">
+        <h1 className="mono">{k.key}</h1>
+        <span className="sub">every cause each reconcile absorbed, its result and its writes</span>
+        <div className="tools">
+          <FocusSelect
+            panel="trace"
+            field="controller"
+            value={c.name}
+            options={sortedControllers(view).map((x) => x.name)}
+            label="controller"
+          />
+          <label className="toolbar dim" style={{ fontSize: 12 }}>
+            key
+            <select
+              className="sel"
+              value={k.key}
+              data-testid="select-key"
+              onChange={(e) => navigate({ panel: 'trace', controller: c.name, key: e.target.value })}
+            >
+              {keys.map((x) => (
+                <option key={x} value={x}>
+                  {x}
+                  {c.keys[x]?.hotLoop ? ' (hot loop)' : ''}
+                </option>
+              ))}
+            </select>
+          </label>
+        </div>
+      </div>
+      <Stats>
+        <Stat label="Reconciles" value={k.reconciles} hint={`${k.history.length} kept below`} />
+        <Stat label="Adds" value={k.adds} hint="incl. de-duplicated" />
+        <Stat label="Requeues" value={k.requeues} tone={k.requeues > 0 ? 'warn' : undefined} hint="numRequeues" />
+        <Stat
+          label="Last result"
+          value={k.lastReconcile?.outcome ?? (k.lastReconcile ? 'running' : '–')}
+          tone={k.lastReconcile?.outcome ? OUTCOME_TONE[k.lastReconcile.outcome] : undefined}
+          hint={k.lastReconcile?.durationMs !== undefined ? fmtDuration(k.lastReconcile.durationMs) : undefined}
+        />
+        <Stat
+          label="Self-caused"
+          value={k.history.filter((r) => r.selfCaused).length}
+          hint="of the kept reconciles"
+          tone={k.hotLoop ? 'err' : undefined}
+        />
+      </Stats>
+      {k.hotLoop && <HotLoopCard h={k.hotLoop} />}
+      <div className="grid wide-left">
+        <PendingCard k={k} now={now} />
+        <Card title="Reconcile cadence">
+          <TimeSeriesChart
+            data={cadenceSeries(k)}
+            series={[
+              { key: 'reconciles', label: 'reconciles', color: C.ok, kind: 'bar', stack: 'a' },
+              { key: 'selfCaused', label: 'self-caused', color: C.err },
+              { key: 'failed', label: 'failed', color: C.warn },
+            ]}
+            height={110}
+            legendValues={false}
+          />
+        </Card>
+      </div>
+      <Card title="Reconciles" right={<span className="dim">newest first</span>} testId="trace-timeline">
+        {entries.length === 0 ? (
+          <Empty>This key has not been reconciled yet.</Empty>
+        ) : (
+          <div className="timeline">
+            {entries.map(({ rec, causes, sincePrevMs }) => (
+              <div className="tl-item" key={rec.seq}>
+                <div className="tl-time">
+                  {fmtClockMs(rec.startTs)}
+                  {sincePrevMs !== undefined && <div className="faint">+{fmtDuration(sincePrevMs)}</div>}
+                </div>
+                <div className="tl-rail">
+                  <Dot
+                    tone={
+                      rec.outcome
+                        ? OUTCOME_TONE[rec.outcome] === 'ok'
+                          ? 'ok'
+                          : OUTCOME_TONE[rec.outcome] === 'err'
+                            ? 'err'
+                            : 'info'
+                        : 'warn'
+                    }
+                  />
+                </div>
+                <div className="tl-body">
+                  <div className="toolbar">
+                    {rec.outcome ? (
+                      <Badge tone={OUTCOME_TONE[rec.outcome]}>{rec.outcome}</Badge>
+                    ) : (
+                      <Badge tone="warn">running</Badge>
+                    )}
+                    <span className="num">{fmtDuration(rec.durationMs)}</span>
+                    <span className="dim">
+                      attempt {rec.attempt} · worker {rec.worker} · {rec.writes} write{rec.writes === 1 ? '' : 's'}
+                    </span>
+                    {rec.selfCaused && <Badge tone="err">self-caused</Badge>}
+                    {rec.requeueAfterMs !== undefined && (
+                      <span className="dim">requeueAfter {fmtDuration(rec.requeueAfterMs)}</span>
+                    )}
+                  </div>
+                  {rec.error && (
+                    <div className="err mono" style={{ marginTop: 3 }}>
+                      {rec.error}
+                    </div>
+                  )}
+                  <div className="causes">
+                    <span className="dim" style={{ fontSize: 11 }}>
+                      {rec.causes.length + rec.causesDropped} cause
+                      {rec.causes.length + rec.causesDropped === 1 ? '' : 's'}:
+                    </span>
+                    {causes.length === 0 && <span className="faint">unknown (enqueued before the probe saw it)</span>}
+                    {causes.map((g) => (
+                      <Badge
+                        key={g.label}
+                        tone={g.self ? 'err' : CAUSE_TONE[g.type]}
+                        title={g.self ? 'an event about this controller’s own write' : undefined}
+                      >
+                        {g.label}
+                        {g.count > 1 ? ` ×${g.count}` : ''}
+                      </Badge>
+                    ))}
+                    {rec.causesDropped > 0 && <span className="dim">+{rec.causesDropped} more</span>}
+                  </div>
+                  {rec.selfCause && (
+                    <div className="dim" style={{ marginTop: 3, fontSize: 11.5 }}>
+                      ↳ triggered by its own write at {fmtClockMs(rec.selfCause.write.ts)}:{' '}
+                      {describeWrite(rec.selfCause.write)}
+                    </div>
+                  )}
+                </div>
+              </div>
+            ))}
+          </div>
+        )}
+      </Card>
+      <Card title="Writes to this object" flush>
+        {writes.length === 0 ? (
+          <Empty>No write by this controller to this object is remembered.</Empty>
+        ) : (
+          <table className="data">
+            <thead>
+              <tr>
+                <th>time</th>
+                <th>write</th>
+                <th>while reconciling</th>
+              </tr>
+            </thead>
+            <tbody>
+              {writes.map((w) => (
+                <tr key={w.seq}>
+                  <td className="num dim">{fmtClockMs(w.ts)}</td>
+                  <td className={`mono ${w.error ? 'err' : ''}`}>{describeWrite(w)}</td>
+                  <td className="mono dim">{w.key ?? '–'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </Card>
+    </div>
+  );
+}

@@ -1,0 +1,231 @@
+// The workqueue: depth split into ready / waiting (delayed or backing off) / processing, and every key
+// with its state, requeue count and the countdown to its next retry: "why is this key not moving?".
+import { useState } from 'react';
+import type { CauseType } from '../../../shared/protocol/events';
+import { Breakdown } from '../../components/Bars';
+import { Card, Empty } from '../../components/Card';
+import { Badge, Stat, Stats } from '../../components/Stat';
+import { FocusSelect } from '../../components/Select';
+import { TimeSeriesChart } from '../../components/TimeSeriesChart';
+import { C, CAUSE_COLOR, CAUSE_TONE, OUTCOME_TONE, QUEUE_STATE_TONE } from '../../components/colors';
+import { fmtClock, fmtCount, fmtCountdown, fmtDuration, fmtRate } from '../../components/format';
+import { navigate } from '../../client/route';
+import { focusController, sortedControllers } from '../focus';
+import type { PanelProps } from '../types';
+import { depthSeries, keyRows, stateCounts } from './workqueue-series';
+import type { KeyFilter } from './workqueue-series';
+
+const FILTERS: readonly { id: KeyFilter; label: string }[] = [
+  { id: 'queued', label: 'queued' },
+  { id: 'processing', label: 'processing' },
+  { id: 'ready', label: 'ready' },
+  { id: 'waiting', label: 'waiting' },
+  { id: 'retrying', label: 'retrying' },
+  { id: 'hot', label: 'hot' },
+  { id: 'all', label: 'all' },
+];
+
+export function Workqueue({ view, route, now }: PanelProps) {
+  const [filter, setFilter] = useState<KeyFilter>('all');
+  const [search, setSearch] = useState('');
+  const c = focusController(view, route);
+  if (!c) {
+    return (
+      <div className="page" data-testid="panel-workqueue">
+        <div className="page-head">
+          <h1>Workqueue</h1>
+        </div>
+        <Card title="Keys">
+          <Empty>No controller has created its workqueue yet.</Empty>
+        </Card>
+      </div>
+    );
+  }
+  const counts = stateCounts(c);
+  const rows = keyRows(c, now, filter, search);
+  const causeRows = (Object.entries(c.causes) as [CauseType, number][])
+    .filter(([, n]) => n > 0)
+    .sort((a, b) => b[1] - a[1])
+    .map(([t, n]) => ({ label: t, value: n, color: CAUSE_COLOR[t] }));
+  return (
+    <div className="page" data-testid="panel-workqueue">
+      <div className="page-head">
+        <h1>Workqueue</h1>
+        <span className="sub">
+          rate-limiting queue “{c.name}”: de-duplicates keys, never hands one key to two workers
+        </span>
+        <div className="tools">
+          <FocusSelect
+            panel="workqueue"
+            field="controller"
+            value={c.name}
+            options={sortedControllers(view).map((x) => x.name)}
+            label="controller"
+          />
+        </div>
+      </div>
+      <Stats>
+        <Stat label="Depth (ready)" value={c.depth.ready} tone="info" hint="workqueue_depth" />
+        <Stat
+          label="Waiting"
+          value={c.depth.waiting}
+          tone={c.depth.waiting > 0 ? 'warn' : undefined}
+          hint="delayed / backing off"
+        />
+        <Stat
+          label="Processing"
+          value={c.depth.processing}
+          tone="ok"
+          hint={`${c.activeWorkers}/${c.workers} workers busy`}
+        />
+        <Stat label="Adds / s" value={fmtRate(c.addsPerSecond).replace('/s', '')} hint={`${fmtCount(c.adds)} total`} />
+        <Stat
+          label="De-duplicated"
+          value={fmtCount(c.dedupedAdds)}
+          hint={c.adds > 0 ? `${Math.round((c.dedupedAdds / c.adds) * 100)}% of adds absorbed` : 'adds absorbed'}
+        />
+        <Stat
+          label="Retries"
+          value={fmtCount(c.retries)}
+          tone={c.retries > 0 ? 'warn' : undefined}
+          hint="workqueue_retries_total"
+        />
+        <Stat label="Keys retrying" value={counts.retrying} tone={counts.retrying > 0 ? 'warn' : undefined} />
+        <Stat
+          label="Keys tracked"
+          value={fmtCount(c.keyCount)}
+          hint={c.evictedKeys ? `${c.evictedKeys} idle evicted` : undefined}
+        />
+      </Stats>
+      <div className="grid wide-left">
+        <Card title="Depth over time">
+          <TimeSeriesChart
+            data={depthSeries(c)}
+            series={[
+              { key: 'processing', label: 'processing', color: C.ok, kind: 'area', stack: 'd' },
+              { key: 'ready', label: 'ready', color: C.info, kind: 'area', stack: 'd' },
+              { key: 'waiting', label: 'waiting', color: C.warn, kind: 'area', stack: 'd' },
+              { key: 'adds', label: 'adds', color: C.purple },
+            ]}
+            height={170}
+            reference={c.workers > 0 ? { y: c.workers, label: `${c.workers} workers` } : undefined}
+          />
+        </Card>
+        <Card title="Why keys were enqueued">
+          {causeRows.length === 0 ? <Empty>No enqueue yet.</Empty> : <Breakdown rows={causeRows} />}
+        </Card>
+      </div>
+      <Card
+        title="Keys"
+        right={
+          <>
+            <span className="seg">
+              {FILTERS.map((f) => (
+                <button
+                  type="button"
+                  key={f.id}
+                  className={f.id === filter ? 'on' : ''}
+                  onClick={() => setFilter(f.id)}
+                  data-testid={`filter-${f.id}`}
+                >
+                  {f.label}
+                  {f.id === 'hot' && counts.hot > 0 ? ` ${counts.hot}` : ''}
+                  {f.id === 'retrying' && counts.retrying > 0 ? ` ${counts.retrying}` : ''}
+                </button>
+              ))}
+            </span>
+            <input
+              className="inp"
+              placeholder="filter keys…"
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              style={{ width: 180 }}
+            />
+          </>
+        }
+        flush
+      >
+        {rows.length === 0 ? (
+          <Empty>
+            No key matches “{filter}”{search ? ` and “${search}”` : ''}.
+          </Empty>
+        ) : (
+          <div className="table-wrap" style={{ maxHeight: 520 }}>
+            <table className="data" data-testid="queue-keys">
+              <thead>
+                <tr>
+                  <th>key</th>
+                  <th>state</th>
+                  <th className="r">for</th>
+                  <th className="r">requeues</th>
+                  <th>next retry</th>
+                  <th>pending causes</th>
+                  <th className="r">adds</th>
+                  <th className="r">reconciles</th>
+                  <th>last result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr
+                    key={r.key}
+                    className={`clickable ${route.key === r.key ? 'selected' : ''}`}
+                    onClick={() => navigate({ panel: 'trace', controller: c.name, key: r.key })}
+                  >
+                    <td className="mono">
+                      {r.key} {r.hot && <Badge tone="err">hot loop</Badge>}
+                    </td>
+                    <td>
+                      <Badge tone={QUEUE_STATE_TONE[r.state]}>{r.state}</Badge>
+                      {r.dirty && (
+                        <Badge tone="purple" title="re-added while processing: runs again when done">
+                          dirty
+                        </Badge>
+                      )}
+                    </td>
+                    <td className="r num dim">{fmtDuration(r.stateForMs)}</td>
+                    <td className={`r num ${r.requeues > 0 ? 'warn' : ''}`}>{r.requeues}</td>
+                    <td className="num">
+                      {r.retryAt !== undefined ? (
+                        <span
+                          title={`ready at ${fmtClock(r.retryAt)}`}
+                          className={r.retryInMs && r.retryInMs > 0 ? 'warn' : 'dim'}
+                        >
+                          {fmtCountdown(r.retryAt, now)} <span className="dim">({fmtClock(r.retryAt)})</span>
+                        </span>
+                      ) : (
+                        <span className="faint">–</span>
+                      )}
+                    </td>
+                    <td>
+                      {(Object.entries(r.pending) as [CauseType, number][]).map(([t, n]) => (
+                        <span key={t} style={{ marginRight: 3 }}>
+                          <Badge tone={CAUSE_TONE[t]}>
+                            {t}
+                            {n > 1 ? ` ×${n}` : ''}
+                          </Badge>
+                        </span>
+                      ))}
+                    </td>
+                    <td className="r num">{r.adds}</td>
+                    <td className="r num">{r.reconciles}</td>
+                    <td>
+                      {r.lastOutcome ? (
+                        <span title={r.lastError}>
+                          <Badge tone={OUTCOME_TONE[r.lastOutcome as keyof typeof OUTCOME_TONE]}>{r.lastOutcome}</Badge>{' '}
+                          <span className="dim num">{fmtDuration(r.lastDurationMs)}</span>
+                        </span>
+                      ) : (
+                        <span className="faint">never</span>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

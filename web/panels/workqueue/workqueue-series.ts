@@ -1,0 +1,113 @@
+// Models for the workqueue panel: the depth chart (ready / waiting-in-delay / processing) and the per-key
+// table with state, requeues and the countdown to the next retry.
+import type { CauseType } from '../../../shared/protocol/events';
+import type { ControllerView, KeyQueueState, KeyView } from '../../../shared/protocol/view';
+import type { ChartPoint } from '../../components/TimeSeriesChart';
+
+export function depthSeries(c: ControllerView): ChartPoint[] {
+  return c.series.map((p) => ({ t: p.t, ready: p.ready, waiting: p.waiting, processing: p.processing, adds: p.adds }));
+}
+
+export type KeyFilter = 'all' | 'queued' | KeyQueueState | 'retrying' | 'hot';
+
+export interface KeyRow {
+  key: string;
+  state: KeyQueueState;
+  stateForMs: number;
+  dirty: boolean;
+  requeues: number;
+  /** ms until a waiting key becomes ready; negative once due. */
+  retryInMs?: number;
+  retryAt?: number;
+  adds: number;
+  reconciles: number;
+  /** Causes absorbed since the key was last taken, by type. */
+  pending: Partial<Record<CauseType, number>>;
+  pendingTotal: number;
+  lastOutcome?: string;
+  lastError?: string;
+  lastDurationMs?: number;
+  hot: boolean;
+}
+
+const STATE_ORDER: Record<KeyQueueState, number> = { processing: 0, ready: 1, waiting: 2, idle: 3 };
+
+export function keyRow(k: KeyView, now: number, hot: boolean): KeyRow {
+  const pending: Partial<Record<CauseType, number>> = {};
+  for (const c of k.pendingCauses) pending[c.type] = (pending[c.type] ?? 0) + 1;
+  const row: KeyRow = {
+    key: k.key,
+    state: k.state,
+    stateForMs: Math.max(0, now - k.stateSince),
+    dirty: k.dirty,
+    requeues: k.requeues,
+    adds: k.adds,
+    reconciles: k.reconciles,
+    pending,
+    pendingTotal: k.pendingCauses.length + k.pendingCausesDropped,
+    hot,
+  };
+  if (k.nextRetryAt !== undefined) {
+    row.retryAt = k.nextRetryAt;
+    row.retryInMs = k.nextRetryAt - now;
+  }
+  const last = k.lastReconcile;
+  if (last?.outcome) row.lastOutcome = last.outcome;
+  if (last?.error) row.lastError = last.error;
+  if (last?.durationMs !== undefined) row.lastDurationMs = last.durationMs;
+  return row;
+}
+
+function matches(r: KeyRow, f: KeyFilter): boolean {
+  switch (f) {
+    case 'all':
+      return true;
+    case 'queued':
+      return r.state !== 'idle';
+    case 'retrying':
+      return r.requeues > 0;
+    case 'hot':
+      return r.hot;
+    default:
+      return r.state === f;
+  }
+}
+
+/**
+ * Rows for the key table, most urgent first: processing, ready, then waiting by soonest retry, then idle by
+ * recency. `search` is a substring match on the key.
+ */
+export function keyRows(
+  c: ControllerView,
+  now: number,
+  filter: KeyFilter = 'queued',
+  search = '',
+  limit = 300,
+): KeyRow[] {
+  const hot = new Set(c.hotLoops.map((h) => h.key));
+  const q = search.trim().toLowerCase();
+  const rows: KeyRow[] = [];
+  for (const k of Object.values(c.keys)) {
+    if (q && !k.key.toLowerCase().includes(q)) continue;
+    const r = keyRow(k, now, hot.has(k.key));
+    if (matches(r, filter)) rows.push(r);
+  }
+  rows.sort(
+    (a, b) =>
+      STATE_ORDER[a.state] - STATE_ORDER[b.state] ||
+      (a.state === 'waiting' ? (a.retryAt ?? 0) - (b.retryAt ?? 0) : 0) ||
+      b.requeues - a.requeues ||
+      a.stateForMs - b.stateForMs ||
+      a.key.localeCompare(b.key),
+  );
+  return rows.slice(0, limit);
+}
+
+export function stateCounts(c: ControllerView): Record<KeyQueueState, number> & { retrying: number; hot: number } {
+  const out = { ready: 0, waiting: 0, processing: 0, idle: 0, retrying: 0, hot: c.hotLoops.length };
+  for (const k of Object.values(c.keys)) {
+    out[k.state]++;
+    if (k.requeues > 0) out.retrying++;
+  }
+  return out;
+}
