@@ -4,7 +4,7 @@ import type { KubeObject } from '../../../shared/models/object';
 import { grOf, type SandboxContext } from './context';
 import { decodeBody, type WriteOptions } from './create';
 import { applyPatch, PATCH_MEDIA_TYPES, PatchError, type PatchType } from './patch';
-import { apiVersionOf, withTypeMeta, type ResourceType } from './resources';
+import { withTypeMeta, type ResourceType } from './resources';
 import { objectKey } from './storage';
 import { newBadRequest, newNotFound, newStaleConflict, newUnsupportedMediaType, StatusError } from './status-errors';
 import { commitUpdate, type Subresource } from './update';
@@ -21,8 +21,7 @@ export function resolvePatchType(type: ResourceType, contentType: string | undef
   const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   const kind = PATCH_MEDIA_TYPES[media];
   if (!kind || !patchTypesFor(type).includes(media)) {
-    const gvk = `${apiVersionOf(type)}, Kind=${type.kind}`;
-    throw newUnsupportedMediaType(patchTypesFor(type), `${media} is not supported by ${gvk}: `);
+    throw newUnsupportedMediaType(patchTypesFor(type));
   }
   return kind;
 }

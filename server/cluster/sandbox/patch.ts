@@ -219,7 +219,6 @@ function mergeMap(original: JsonObject, patch: JsonObject, path: string[]): Json
   const out: JsonObject = structuredClone(original);
   let retain: string[] | undefined;
   for (const [k, v] of Object.entries(patch)) {
-    if (k === '$patch' || k.startsWith('$setElementOrder/')) continue;
     if (k === '$retainKeys') {
       retain = Array.isArray(v) ? (v as string[]) : undefined;
       continue;
@@ -231,6 +230,8 @@ function mergeMap(original: JsonObject, patch: JsonObject, path: string[]): Json
       }
       continue;
     }
+    // $patch, $setElementOrder/… and other directives carry no data of their own.
+    if (k.startsWith('$')) continue;
     if (v === null) {
       delete out[k];
     } else if (isObject(v) && v.$patch === 'delete') {
