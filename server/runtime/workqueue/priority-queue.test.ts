@@ -250,13 +250,16 @@ describe('priority queue (controller-runtime priorityqueue_test, Test* functions
         for (const [prefix, priority] of classes) q.addWithOpts({ priority, after }, `${prefix}-${i}`);
       }
       if (after > 0) clock.step(after);
+      const expected: string[] = [];
+      const got: string[] = [];
       for (const [prefix, priority] of classes) {
         for (let i = 0; i < itemsPerPriority; i++) {
+          expected.push(`${prefix}-${i}@${priority}`);
           const r = await q.getWithPriority();
-          expect(r.priority).toBe(priority);
-          expect(r.item).toBe(`${prefix}-${i}`);
+          got.push(`${r.item}@${r.priority}`);
         }
       }
+      expect(got).toEqual(expected);
       expect(metrics.depth.test).toEqual({ [-10]: 0, [-5]: 0, 0: 0, 5: 0, 10: 0 });
       expect(metrics.adds.test).toBe(itemsPerPriority * 5);
       expect(metrics.retries.test).toBe(after > 0 ? itemsPerPriority * 5 : 0);
