@@ -2,8 +2,8 @@
 // messages a user sees when no usable configuration exists.
 import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ConfigError, flagValue, getConfig, RestConfig } from './config';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ConfigError, flagValue, getConfig, getConfigOrDie, RestConfig } from './config';
 import { tmpDir, writeKubeconfig } from './test-server';
 
 let dir: string;
@@ -216,5 +216,21 @@ describe('RestConfig', () => {
     expect(flagValue(['--context', 'a'], 'context')).toBe('a');
     expect(flagValue(['--context=b'], 'context')).toBe('b');
     expect(flagValue(['--contextual=b'], 'context')).toBeUndefined();
+  });
+});
+
+describe('getConfigOrDie', () => {
+  it('prints "unable to get kubeconfig" with the reason and exits 1', () => {
+    const exit = vi.spyOn(process, 'exit').mockImplementation(((code?: number) => {
+      throw new Error(`exit ${code}`);
+    }) as typeof process.exit);
+    const write = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      expect(() => getConfigOrDie({ env: {}, homeDir: home })).toThrow('exit 1');
+      expect(String(write.mock.calls[0]?.[0])).toMatch(/^unable to get kubeconfig: no Kubernetes configuration found/);
+    } finally {
+      exit.mockRestore();
+      write.mockRestore();
+    }
   });
 });

@@ -1,0 +1,64 @@
+// apimachinery schema helpers: ParseGroupVersion cases (group_version_test) and resource paths.
+import { describe, expect, it } from 'vitest';
+import {
+  apiVersionOf,
+  groupResourceString,
+  gvkOf,
+  gvkToString,
+  parseGroupVersion,
+  resourcePath,
+  wellKnownKind,
+} from './gvk';
+
+describe('parseGroupVersion', () => {
+  it.each([
+    ['v1', { group: '', version: 'v1' }],
+    ['apps/v1', { group: 'apps', version: 'v1' }],
+    ['example.com/v1alpha1', { group: 'example.com', version: 'v1alpha1' }],
+  ])('%s', (input, expected) => {
+    expect(parseGroupVersion(input)).toEqual(expected);
+    expect(apiVersionOf(expected)).toBe(input);
+  });
+
+  it.each(['', 'a/b/c', '/v1', 'apps/'])('rejects %j', (input) => {
+    expect(() => parseGroupVersion(input)).toThrow();
+  });
+});
+
+describe('gvk helpers', () => {
+  it('gvkOf reads apiVersion and kind, and says what is missing', () => {
+    expect(gvkOf({ apiVersion: 'apps/v1', kind: 'Deployment' })).toEqual({
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+    });
+    expect(() => gvkOf({ kind: 'Pod' })).toThrow('object has no apiVersion/kind set');
+  });
+
+  it('prints GVKs and group-resources as apimachinery does', () => {
+    expect(gvkToString({ group: 'apps', version: 'v1', kind: 'Deployment' })).toBe('apps/v1, Kind=Deployment');
+    expect(groupResourceString({ group: 'apps', resource: 'deployments' })).toBe('deployments.apps');
+    expect(groupResourceString({ group: '', resource: 'pods' })).toBe('pods');
+  });
+
+  it('builds collection, object and subresource paths, escaping names', () => {
+    const pods = { group: '', version: 'v1', resource: 'pods' };
+    const deploys = { group: 'apps', version: 'v1', resource: 'deployments' };
+    expect(resourcePath(pods)).toBe('/api/v1/pods');
+    expect(resourcePath(pods, { namespace: 'ns', name: 'p', subresource: 'status' })).toBe(
+      '/api/v1/namespaces/ns/pods/p/status',
+    );
+    expect(resourcePath(deploys, { namespace: 'ns' })).toBe('/apis/apps/v1/namespaces/ns/deployments');
+    expect(resourcePath(pods, { namespace: 'ns', name: 'a b/c' })).toBe('/api/v1/namespaces/ns/pods/a%20b%2Fc');
+    expect(() => resourcePath(pods, { name: '' })).toThrow('may not be empty');
+  });
+
+  it('knows common built-in kinds', () => {
+    expect(wellKnownKind({ group: 'apps', version: 'v1', kind: 'Deployment' })).toMatchObject({
+      gvr: { resource: 'deployments' },
+      namespaced: true,
+    });
+    expect(wellKnownKind({ group: '', version: 'v1', kind: 'Node' })?.namespaced).toBe(false);
+    expect(wellKnownKind({ group: 'example.com', version: 'v1', kind: 'Widget' })).toBeUndefined();
+  });
+});
