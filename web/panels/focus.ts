@@ -11,7 +11,13 @@ export function sortedControllers(view: RuntimeView): ControllerView[] {
 }
 
 export function focusInformer(view: RuntimeView, route: Route): InformerView | undefined {
-  return (route.informer ? view.informers[route.informer] : undefined) ?? sortedInformers(view)[0];
+  if (route.informer && view.informers[route.informer]) return view.informers[route.informer];
+  // Default to the busiest informer: the one a newcomer most likely wants to look at.
+  let best: InformerView | undefined;
+  for (const i of sortedInformers(view)) {
+    if (!best || i.counters.watchEvents + i.storeSize > best.counters.watchEvents + best.storeSize) best = i;
+  }
+  return best;
 }
 
 export function focusController(view: RuntimeView, route: Route): ControllerView | undefined {

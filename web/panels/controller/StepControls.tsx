@@ -5,11 +5,15 @@ import type { StepState } from '../../../shared/protocol/commands';
 import { Card } from '../../components/Card';
 import { Badge } from '../../components/Stat';
 import { useCommand } from '../../components/useCommand';
+import { useStoreState } from '../../client/hooks';
 
 export function StepControls({ controller, focusKey }: { controller: string; focusKey?: string }) {
   const { run, busy, error, result, available } = useCommand<StepState>();
   const [bpKey, setBpKey] = useState('');
-  const state = result && 'controller' in result && result.controller === controller ? result : undefined;
+  const pushed = useStoreState((s) => s.serverStatus?.steppers[controller]);
+  const answered = result && result.controller === controller ? result : undefined;
+  // The server pushes stepper changes (a breakpoint firing) in its status; a command's answer may be newer.
+  const state = answered ?? pushed;
   return (
     <Card
       title="Step mode"

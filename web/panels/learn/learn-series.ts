@@ -98,43 +98,104 @@ function describe(ev: StampedEvent): Omit<JourneyStep, 'seq' | 'ts'> | undefined
   }
 }
 
-/**
- * The story of the key of the most recent finished reconcile (of `controller` when given) as far back as the
- * log reaches: from the watch event that started it to the reconcile's end and its writes.
- */
-export function latestJourney(
-  log: readonly StampedEvent[],
-  controller?: string,
-): { key: string; steps: JourneyStep[] } | undefined {
-  let endIdx = -1;
-  for (let i = log.length - 1; i >= 0; i--) {
+type Pred = (ev: StampedEvent) => boolean;
+
+function findBack(log: readonly StampedEvent[], from: number, pred: Pred, stop?: Pred): number {
+  for (let i = from; i >= 0; i--) {
     const ev = log[i] as StampedEvent;
-    if (ev.kind === 'reconcile.end' && (!controller || ev.controller === controller)) {
-      endIdx = i;
+    if (pred(ev)) return i;
+    if (stop?.(ev)) return -1;
+  }
+  return -1;
+}
+
+/**
+ * One reconcile's causal chain, walked back from its end through the log: the watch event, its delta and
+ * pop, the indexer write, the notification, the handler, the add, the get, the reconcile and its writes.
+ * Links the log no longer holds are simply absent.
+ */
+export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key: string; steps: JourneyStep[] } {
+  const end = log[endIdx] as Extract<StampedEvent, { kind: 'reconcile.end' }>;
+  const { key, controller } = end;
+  const idx: number[] = [endIdx];
+  const mine = (ev: StampedEvent) => keyOf(ev) === key;
+  const s = findBack(
+    log,
+    endIdx - 1,
+    (e) => e.kind === 'reconcile.start' && e.controller === controller && e.key === key,
+  );
+  if (s >= 0) {
+    idx.push(s);
+    for (let i = s + 1; i < endIdx; i++) {
+      const e = log[i] as StampedEvent;
+      if (e.kind === 'client.request' && e.controller === controller && !e.cached) idx.push(i);
+    }
+    const g = findBack(log, s - 1, (e) => e.kind === 'queue.get' && e.queue === controller && e.key === key);
+    if (g >= 0) idx.push(g);
+    const a = findBack(
+      log,
+      (g >= 0 ? g : s) - 1,
+      (e) => e.kind === 'queue.add' && e.queue === controller && e.key === key,
+    );
+    let cursor = a;
+    if (a >= 0) idx.push(a);
+    const chain: Pred[] = [
+      (e) => e.kind === 'handler.event' && e.controller === controller && e.keys.includes(key),
+      (e) => e.kind === 'informer.notify' && mine(e) && e.handler.includes(controller),
+      (e) => e.kind === 'indexer.update' && mine(e),
+      (e) => e.kind === 'fifo.pop' && mine(e),
+      (e) => e.kind === 'fifo.delta' && mine(e),
+      (e) => e.kind === 'reflector.event' && mine(e),
+    ];
+    for (const pred of chain) {
+      if (cursor < 0) break;
+      const i = findBack(
+        log,
+        cursor - 1,
+        pred,
+        (e) => e.kind === 'reconcile.end' && e.controller === controller && e.key === key,
+      );
+      if (i >= 0) {
+        idx.push(i);
+        cursor = i;
+      }
+    }
+  }
+  for (let i = endIdx + 1; i < log.length; i++) {
+    const e = log[i] as StampedEvent;
+    if (e.kind === 'queue.done' && e.queue === controller && e.key === key) {
+      idx.push(i);
       break;
     }
   }
-  if (endIdx < 0) return undefined;
-  const end = log[endIdx] as Extract<StampedEvent, { kind: 'reconcile.end' }>;
-  const key = end.key;
-  // Walk back to the watch event (or list delta) that began this round; stop at the previous reconcile end.
-  let startIdx = endIdx;
-  for (let i = endIdx - 1; i >= 0; i--) {
-    const ev = log[i] as StampedEvent;
-    if (keyOf(ev) !== key) continue;
-    if (ev.kind === 'reconcile.end' && ev.controller === end.controller) break;
-    startIdx = i;
-  }
   const steps: JourneyStep[] = [];
-  for (let i = startIdx; i <= endIdx; i++) {
+  for (const i of idx.sort((x, y) => x - y)) {
     const ev = log[i] as StampedEvent;
-    if (keyOf(ev) !== key && !(ev.kind === 'client.request' && ev.controller === end.controller)) continue;
-    const isOtherController =
-      ('controller' in ev && ev.controller !== undefined && ev.controller !== end.controller) ||
-      ('queue' in ev && ev.queue !== end.controller);
-    if (isOtherController) continue;
     const d = describe(ev);
     if (d) steps.push({ seq: ev.seq, ts: ev.ts, ...d });
   }
   return { key, steps };
+}
+
+/**
+ * The most recent reconcile (of `controller` when given) whose whole story is still in the log, starting from
+ * a watch event; keys in `skip` (hot loops) are passed over because their stories interleave. Falls back to
+ * the most recent reconcile of any kind.
+ */
+export function latestJourney(
+  log: readonly StampedEvent[],
+  controller?: string,
+  skip: ReadonlySet<string> = new Set(),
+): { key: string; steps: JourneyStep[] } | undefined {
+  let fallback: { key: string; steps: JourneyStep[] } | undefined;
+  let tried = 0;
+  for (let i = log.length - 1; i >= 0 && tried < 40; i--) {
+    const ev = log[i] as StampedEvent;
+    if (ev.kind !== 'reconcile.end' || (controller && ev.controller !== controller)) continue;
+    tried++;
+    const j = journeyFor(log, i);
+    fallback ??= j;
+    if (!skip.has(ev.key) && j.steps.some((st) => st.block === 'Reflector')) return j;
+  }
+  return fallback;
 }

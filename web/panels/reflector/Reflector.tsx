@@ -64,11 +64,7 @@ export function Reflector({ view, route, now }: PanelProps) {
         <Stat label="Watches" value={fmtCount(c.watches)} hint={`${fmtCount(c.watchEvents)} events`} />
         <Stat label="Bookmarks" value={fmtCount(c.bookmarks)} />
         <Stat label="410 Expired" value={c.expired} tone={c.expired > 0 ? 'warn' : undefined} />
-        <Stat
-          label="Relist recovered"
-          value={`${c.relistDeleted}`}
-          hint={`tombstones · ${fmtCount(c.relistReplaced)} replaced`}
-        />
+        <Stat label="Relist tombstones" value={`${c.relistDeleted}`} hint={`${fmtCount(c.relistReplaced)} replaced`} />
         <Stat
           label="Backoffs"
           value={c.backoffs}
