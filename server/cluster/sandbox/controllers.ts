@@ -107,7 +107,12 @@ export class BuiltinControllers {
         for (const o of remaining) if (!o.metadata.deletionTimestamp) this.tryDelete(served, o);
         continue;
       }
-      if (remaining.length === 0) this.update(crdType, crd, (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER)));
+      if (remaining.length === 0)
+        this.update(
+          crdType,
+          crd,
+          (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== CRD_CLEANUP_FINALIZER)),
+        );
     }
     for (const t of [...this.ctx.registry.all()]) {
       if (t.crdName && !live.has(t.crdName)) {
@@ -145,7 +150,11 @@ export class BuiltinControllers {
           this.update(
             nsType,
             current,
-            (o) => (o.spec = { ...(o.spec as object), finalizers: namespaceFinalizers(o).filter((f) => f !== NAMESPACE_FINALIZER) }),
+            (o) =>
+              (o.spec = {
+                ...(o.spec as object),
+                finalizers: namespaceFinalizers(o).filter((f) => f !== NAMESPACE_FINALIZER),
+              }),
             'finalize',
           );
         }
@@ -175,14 +184,24 @@ export class BuiltinControllers {
             o.metadata.ownerReferences = (o.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
           });
         }
-        this.update(e.type, e.obj, (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== ORPHAN_FINALIZER)));
+        this.update(
+          e.type,
+          e.obj,
+          (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== ORPHAN_FINALIZER)),
+        );
         continue;
       }
       if (m.deletionTimestamp && (m.finalizers ?? []).includes(FOREGROUND_FINALIZER)) {
         for (const d of deps) if (!d.obj.metadata.deletionTimestamp) this.tryDelete(d.type, d.obj, 'Foreground');
-        const blocking = deps.filter((d) => (d.obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion === true));
+        const blocking = deps.filter((d) =>
+          (d.obj.metadata.ownerReferences ?? []).some((r) => r.uid === uid && r.blockOwnerDeletion === true),
+        );
         if (blocking.length === 0) {
-          this.update(e.type, e.obj, (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_FINALIZER)));
+          this.update(
+            e.type,
+            e.obj,
+            (o) => (o.metadata.finalizers = (o.metadata.finalizers ?? []).filter((f) => f !== FOREGROUND_FINALIZER)),
+          );
         }
         continue;
       }

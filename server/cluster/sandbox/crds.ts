@@ -24,8 +24,18 @@ interface CrdVersion {
   served?: boolean;
   storage?: boolean;
   schema?: { openAPIV3Schema?: Schema };
-  subresources?: { status?: JsonObject; scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string } };
-  additionalPrinterColumns?: { name: string; type: string; format?: string; description?: string; priority?: number; jsonPath: string }[];
+  subresources?: {
+    status?: JsonObject;
+    scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
+  };
+  additionalPrinterColumns?: {
+    name: string;
+    type: string;
+    format?: string;
+    description?: string;
+    priority?: number;
+    jsonPath: string;
+  }[];
   selectableFields?: { jsonPath: string }[];
 }
 
@@ -47,10 +57,19 @@ export function validateCrd(o: KubeObject): void {
   if (!spec.group) errs.push(required('spec.group'));
   if (!names.plural) errs.push(required('spec.names.plural'));
   if (!names.kind) errs.push(required('spec.names.kind'));
-  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') errs.push(notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
+  if (spec.scope !== 'Namespaced' && spec.scope !== 'Cluster')
+    errs.push(notSupported('spec.scope', spec.scope ?? '', ['Cluster', 'Namespaced']));
   const versions = spec.versions ?? [];
-  if (versions.length === 0) errs.push(required('spec.versions', 'must have exactly one version marked as storage version'));
-  else if (versions.filter((v) => v.storage).length !== 1) errs.push(invalid('spec.versions', versions.filter((v) => v.storage).map((v) => v.name), 'must have exactly one version marked as storage version'));
+  if (versions.length === 0)
+    errs.push(required('spec.versions', 'must have exactly one version marked as storage version'));
+  else if (versions.filter((v) => v.storage).length !== 1)
+    errs.push(
+      invalid(
+        'spec.versions',
+        versions.filter((v) => v.storage).map((v) => v.name),
+        'must have exactly one version marked as storage version',
+      ),
+    );
   if (names.plural && spec.group && o.metadata.name !== `${names.plural}.${spec.group}`) {
     errs.push(invalid('metadata.name', o.metadata.name ?? '', `must be spec.names.plural+"."+spec.group`));
   }
@@ -71,8 +90,20 @@ export function prepareCrd(o: KubeObject, now: number): void {
   const keep = (c: JsonObject): JsonObject => prevConds.find((p) => p.type === c.type && p.status === c.status) ?? c;
   o.status = {
     conditions: [
-      keep({ type: 'NamesAccepted', status: 'True', lastTransitionTime: t, reason: 'NoConflicts', message: 'no conflicts found' }),
-      keep({ type: 'Established', status: 'True', lastTransitionTime: t, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' }),
+      keep({
+        type: 'NamesAccepted',
+        status: 'True',
+        lastTransitionTime: t,
+        reason: 'NoConflicts',
+        message: 'no conflicts found',
+      }),
+      keep({
+        type: 'Established',
+        status: 'True',
+        lastTransitionTime: t,
+        reason: 'InitialNamesAccepted',
+        message: 'the initial names have been accepted',
+      }),
       ...prevConds.filter((c) => c.type !== 'NamesAccepted' && c.type !== 'Established'),
     ],
     acceptedNames: { ...names },
@@ -82,8 +113,16 @@ export function prepareCrd(o: KubeObject, now: number): void {
 
 export function markCrdTerminating(o: KubeObject, now: number): void {
   const status = isObject(o.status) ? o.status : {};
-  const conds = Array.isArray(status.conditions) ? (status.conditions as JsonObject[]).filter((c) => c.type !== 'Terminating') : [];
-  conds.push({ type: 'Terminating', status: 'True', lastTransitionTime: rfc3339(now), reason: 'InstanceDeletionPending', message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon' });
+  const conds = Array.isArray(status.conditions)
+    ? (status.conditions as JsonObject[]).filter((c) => c.type !== 'Terminating')
+    : [];
+  conds.push({
+    type: 'Terminating',
+    status: 'True',
+    lastTransitionTime: rfc3339(now),
+    reason: 'InstanceDeletionPending',
+    message: 'CustomResourceDefinition marked for deletion; CustomResource deletion will begin soon',
+  });
   o.status = { ...status, conditions: conds };
 }
 
@@ -113,7 +152,8 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
       ...(c.description ? { description: c.description } : {}),
       priority: c.priority ?? 0,
     }));
-    if (!(v.additionalPrinterColumns ?? []).some((c) => c.name === 'Age')) columns.push({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', priority: 0 });
+    if (!(v.additionalPrinterColumns ?? []).some((c) => c.name === 'Age'))
+      columns.push({ name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp', priority: 0 });
     const selectable = (v.selectableFields ?? []).map((f) => f.jsonPath);
     const schema = v.schema?.openAPIV3Schema;
     out.push({

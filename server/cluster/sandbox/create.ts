@@ -25,9 +25,13 @@ export interface WriteOptions {
   fieldValidation?: string;
 }
 
-export const isCrdType = (t: ResourceType): boolean => t.group === 'apiextensions.k8s.io' && t.resource === 'customresourcedefinitions';
+export const isCrdType = (t: ResourceType): boolean =>
+  t.group === 'apiextensions.k8s.io' && t.resource === 'customresourcedefinitions';
 
-export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions', q: URLSearchParams): WriteOptions {
+export function validateWriteOptions(
+  kind: 'CreateOptions' | 'UpdateOptions' | 'PatchOptions',
+  q: URLSearchParams,
+): WriteOptions {
   const opts: WriteOptions = {};
   const dry = q.getAll('dryRun');
   if (dry.length) {
@@ -36,7 +40,8 @@ export function validateWriteOptions(kind: 'CreateOptions' | 'UpdateOptions' | '
   }
   const fv = q.get('fieldValidation');
   if (fv !== null && fv !== '') {
-    if (!['Ignore', 'Warn', 'Strict'].includes(fv)) throw newOptionsInvalid(kind, [notSupported('fieldValidation', fv, ['Ignore', 'Warn', 'Strict'])]);
+    if (!['Ignore', 'Warn', 'Strict'].includes(fv))
+      throw newOptionsInvalid(kind, [notSupported('fieldValidation', fv, ['Ignore', 'Warn', 'Strict'])]);
     opts.fieldValidation = fv;
   }
   const fm = q.get('fieldManager');
@@ -52,11 +57,15 @@ export function decodeBody(type: ResourceType, namespace: string | undefined, bo
   const want = apiVersionOf(type);
   if (type.crdName) {
     if (obj.apiVersion !== want || obj.kind !== type.kind) {
-      throw newBadRequest(`the API version in the data (${String(obj.apiVersion ?? '')}) does not match the expected API version (${want})`);
+      throw newBadRequest(
+        `the API version in the data (${String(obj.apiVersion ?? '')}) does not match the expected API version (${want})`,
+      );
     }
   } else {
     if (obj.apiVersion !== undefined && obj.apiVersion !== want) {
-      throw newBadRequest(`the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${want})`);
+      throw newBadRequest(
+        `the API version in the data (${String(obj.apiVersion)}) does not match the expected API version (${want})`,
+      );
     }
     if (obj.kind !== undefined && obj.kind !== type.kind) {
       throw newBadRequest(`the kind in the data (${String(obj.kind)}) does not match the expected kind (${type.kind})`);
@@ -74,7 +83,13 @@ export function decodeBody(type: ResourceType, namespace: string | undefined, bo
 }
 
 /** Creates an object with full server semantics; returns what the server answers (201). */
-export function createObject(ctx: SandboxContext, type: ResourceType, namespace: string | undefined, body: unknown, opts: WriteOptions = {}): KubeObject {
+export function createObject(
+  ctx: SandboxContext,
+  type: ResourceType,
+  namespace: string | undefined,
+  body: unknown,
+  opts: WriteOptions = {},
+): KubeObject {
   const obj = decodeBody(type, namespace, body);
   const m = obj.metadata;
   if (type.namespaced && !m.namespace) throw newBadRequest('the namespace of the object could not be determined');
@@ -88,7 +103,11 @@ export function createObject(ctx: SandboxContext, type: ResourceType, namespace:
   if (type.crdName) {
     const crd = ctx.storage.get(grKey('apiextensions.k8s.io', 'customresourcedefinitions'), type.crdName);
     if (crd?.metadata.deletionTimestamp) {
-      throw newForbidden({ group: type.group, resource: type.resource }, m.name ?? '', 'create not allowed while custom resource definition is terminating');
+      throw newForbidden(
+        { group: type.group, resource: type.resource },
+        m.name ?? '',
+        'create not allowed while custom resource definition is terminating',
+      );
     }
   }
 
@@ -114,7 +133,8 @@ export function createObject(ctx: SandboxContext, type: ResourceType, namespace:
   for (let attempt = 0; ; attempt++) {
     if (generating) m.name = generateName(m.generateName as string, ctx.random);
     throwIfInvalid(type, m.name ?? '', validateObjectMeta(type, obj));
-    if (isNamespaceType(type) && obj.metadata.labels) obj.metadata.labels['kubernetes.io/metadata.name'] = m.name as string;
+    if (isNamespaceType(type) && obj.metadata.labels)
+      obj.metadata.labels['kubernetes.io/metadata.name'] = m.name as string;
     const key = objectKey(m.namespace, m.name as string);
     const existing = ctx.storage.get(gr, key);
     if (!existing) {
@@ -124,7 +144,12 @@ export function createObject(ctx: SandboxContext, type: ResourceType, namespace:
       ctx.kickControllers();
       return withTypeMeta(stored, type);
     }
-    if (!generating) throw newAlreadyExists({ group: type.group, resource: type.resource }, m.name as string, !!existing.metadata.deletionTimestamp);
+    if (!generating)
+      throw newAlreadyExists(
+        { group: type.group, resource: type.resource },
+        m.name as string,
+        !!existing.metadata.deletionTimestamp,
+      );
     if (attempt >= 7) throw newGenerateNameConflict({ group: type.group, resource: type.resource }, m.name as string);
   }
 }

@@ -5,10 +5,23 @@ import type { KubeList, KubeObject, KubeStatus } from '../../../shared/models/ob
 import { grOf, type SandboxContext } from './context';
 import { isCrdType } from './create';
 import { CRD_CLEANUP_FINALIZER, markCrdTerminating } from './crds';
-import { assertNamespaceDeletable, isNamespaceType, namespaceFinalizers, newNamespaceStillTerminating } from './namespaces';
+import {
+  assertNamespaceDeletable,
+  isNamespaceType,
+  namespaceFinalizers,
+  newNamespaceStillTerminating,
+} from './namespaces';
 import { withTypeMeta, type ResourceType } from './resources';
 import { objectKey } from './storage';
-import { forbidden, newConflict, newNotFound, newOptionsInvalid, notSupported, newBadRequest, type FieldError } from './status-errors';
+import {
+  forbidden,
+  newConflict,
+  newNotFound,
+  newOptionsInvalid,
+  notSupported,
+  newBadRequest,
+  type FieldError,
+} from './status-errors';
 import { isObject, rfc3339 } from './util';
 
 export type PropagationPolicy = 'Orphan' | 'Background' | 'Foreground';
@@ -29,7 +42,8 @@ export const FOREGROUND_FINALIZER = 'foregroundDeletion';
 export function parseDeleteOptions(body: unknown, q: URLSearchParams): DeleteOptions {
   const src: Record<string, unknown> = {};
   if (isObject(body)) {
-    if (body.kind !== undefined && body.kind !== 'DeleteOptions') throw newBadRequest(`DeleteOptions expected, got ${String(body.kind)}`);
+    if (body.kind !== undefined && body.kind !== 'DeleteOptions')
+      throw newBadRequest(`DeleteOptions expected, got ${String(body.kind)}`);
     Object.assign(src, body);
   } else {
     if (q.has('gracePeriodSeconds')) src.gracePeriodSeconds = Number(q.get('gracePeriodSeconds'));
@@ -46,11 +60,13 @@ export function parseDeleteOptions(body: unknown, q: URLSearchParams): DeleteOpt
   }
   if (src.propagationPolicy !== undefined && src.propagationPolicy !== null) {
     const p = String(src.propagationPolicy);
-    if (p !== 'Orphan' && p !== 'Background' && p !== 'Foreground') errs.push(notSupported('propagationPolicy', p, ['Foreground', 'Background', 'Orphan', 'nil']));
+    if (p !== 'Orphan' && p !== 'Background' && p !== 'Foreground')
+      errs.push(notSupported('propagationPolicy', p, ['Foreground', 'Background', 'Orphan', 'nil']));
     else opts.propagationPolicy = p;
   }
   if (typeof src.orphanDependents === 'boolean') {
-    if (opts.propagationPolicy) errs.push(forbidden('orphanDependents', 'OrphanDependents and PropagationPolicy cannot be both set'));
+    if (opts.propagationPolicy)
+      errs.push(forbidden('orphanDependents', 'OrphanDependents and PropagationPolicy cannot be both set'));
     opts.orphanDependents = src.orphanDependents;
   }
   if (isObject(src.preconditions)) {
@@ -76,7 +92,11 @@ export interface DeleteResult {
 }
 
 function successStatus(type: ResourceType, obj: KubeObject): KubeStatus {
-  const details: NonNullable<KubeStatus['details']> = { name: obj.metadata.name ?? '', kind: type.resource, uid: obj.metadata.uid ?? '' };
+  const details: NonNullable<KubeStatus['details']> = {
+    name: obj.metadata.name ?? '',
+    kind: type.resource,
+    uid: obj.metadata.uid ?? '',
+  };
   if (type.group) details.group = type.group;
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details, code: 200 };
 }
@@ -98,7 +118,13 @@ function finalizersFor(existing: string[], opts: DeleteOptions): string[] {
   }
 }
 
-export function deleteObject(ctx: SandboxContext, type: ResourceType, namespace: string | undefined, name: string, opts: DeleteOptions = {}): DeleteResult {
+export function deleteObject(
+  ctx: SandboxContext,
+  type: ResourceType,
+  namespace: string | undefined,
+  name: string,
+  opts: DeleteOptions = {},
+): DeleteResult {
   const gr = grOf(type);
   const key = objectKey(type.namespaced ? namespace : undefined, name);
   const stored = ctx.storage.get(gr, key);
@@ -107,10 +133,18 @@ export function deleteObject(ctx: SandboxContext, type: ResourceType, namespace:
   const pre = opts.preconditions;
   const kindRef = { group: type.group, resource: type.kind };
   if (pre?.uid && pre.uid !== m.uid) {
-    throw newConflict(kindRef, name, `the UID in the precondition (${pre.uid}) does not match the UID in record (${m.uid}). The object might have been deleted and then recreated`);
+    throw newConflict(
+      kindRef,
+      name,
+      `the UID in the precondition (${pre.uid}) does not match the UID in record (${m.uid}). The object might have been deleted and then recreated`,
+    );
   }
   if (pre?.resourceVersion && pre.resourceVersion !== m.resourceVersion) {
-    throw newConflict(kindRef, name, `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${m.resourceVersion}). The object might have been modified`);
+    throw newConflict(
+      kindRef,
+      name,
+      `the ResourceVersion in the precondition (${pre.resourceVersion}) does not match the ResourceVersion in record (${m.resourceVersion}). The object might have been modified`,
+    );
   }
   const now = ctx.clock.now();
   const keep = (obj: KubeObject): DeleteResult => {
@@ -183,10 +217,21 @@ export function deleteObject(ctx: SandboxContext, type: ResourceType, namespace:
   return keep(next);
 
   function remove(): DeleteResult {
-    if (opts.dryRun) return { code: 200, body: type.returnsDeletedObject ? withTypeMeta(stored as KubeObject, type) : successStatus(type, stored as KubeObject), removed: false };
+    if (opts.dryRun)
+      return {
+        code: 200,
+        body: type.returnsDeletedObject
+          ? withTypeMeta(stored as KubeObject, type)
+          : successStatus(type, stored as KubeObject),
+        removed: false,
+      };
     const last = ctx.storage.delete(gr, key) as KubeObject;
     ctx.kickControllers();
-    return { code: 200, body: type.returnsDeletedObject ? withTypeMeta(last, type) : successStatus(type, last), removed: true };
+    return {
+      code: 200,
+      body: type.returnsDeletedObject ? withTypeMeta(last, type) : successStatus(type, last),
+      removed: true,
+    };
   }
 }
 

@@ -4,16 +4,23 @@ import { apiVersionOf, type ResourceRegistry, type ResourceType } from './resour
 
 const SUB_VERBS = ['get', 'patch', 'update'];
 
-function subresourcesOf(t: ResourceType): { name: string; kind: string; group: string; version: string; verbs: string[] }[] {
+function subresourcesOf(
+  t: ResourceType,
+): { name: string; kind: string; group: string; version: string; verbs: string[] }[] {
   const out: { name: string; kind: string; group: string; version: string; verbs: string[] }[] = [];
   if (t.status) out.push({ name: 'status', kind: t.kind, group: t.group, version: t.version, verbs: SUB_VERBS });
   if (t.scale) out.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: SUB_VERBS });
-  if (t.group === '' && t.resource === 'namespaces') out.push({ name: 'finalize', kind: t.kind, group: '', version: 'v1', verbs: ['update'] });
+  if (t.group === '' && t.resource === 'namespaces')
+    out.push({ name: 'finalize', kind: t.kind, group: '', version: 'v1', verbs: ['update'] });
   return out;
 }
 
 export function apiVersions(hostPort: string): Record<string, unknown> {
-  return { kind: 'APIVersions', versions: ['v1'], serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: hostPort }] };
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: hostPort }],
+  };
 }
 
 function groupEntry(registry: ResourceRegistry, group: string): Record<string, unknown> {
@@ -30,17 +37,33 @@ export function apiGroup(registry: ResourceRegistry, group: string): Record<stri
   return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(registry, group) };
 }
 
-export function apiResourceList(registry: ResourceRegistry, group: string, version: string): Record<string, unknown> | undefined {
+export function apiResourceList(
+  registry: ResourceRegistry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const types = registry.inGroupVersion(group, version);
   if (types.length === 0) return undefined;
   const resources: Record<string, unknown>[] = [];
   for (const t of types) {
-    const entry: Record<string, unknown> = { name: t.resource, singularName: t.singular, namespaced: t.namespaced, kind: t.kind, verbs: [...t.verbs].sort() };
+    const entry: Record<string, unknown> = {
+      name: t.resource,
+      singularName: t.singular,
+      namespaced: t.namespaced,
+      kind: t.kind,
+      verbs: [...t.verbs].sort(),
+    };
     if (t.shortNames.length) entry.shortNames = t.shortNames;
     if (t.categories.length) entry.categories = t.categories;
     resources.push(entry);
     for (const s of subresourcesOf(t)) {
-      const sub: Record<string, unknown> = { name: `${t.resource}/${s.name}`, singularName: '', namespaced: t.namespaced, kind: s.kind, verbs: s.verbs };
+      const sub: Record<string, unknown> = {
+        name: `${t.resource}/${s.name}`,
+        singularName: '',
+        namespaced: t.namespaced,
+        kind: s.kind,
+        verbs: s.verbs,
+      };
       if (s.group !== t.group || s.version !== t.version) {
         sub.group = s.group;
         sub.version = s.version;
@@ -63,7 +86,11 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
   if (t.categories.length) r.categories = t.categories;
   const subs = subresourcesOf(t);
   if (subs.length) {
-    r.subresources = subs.map((s) => ({ subresource: s.name, responseKind: { group: s.group, version: s.version, kind: s.kind }, verbs: s.verbs }));
+    r.subresources = subs.map((s) => ({
+      subresource: s.name,
+      responseKind: { group: s.group, version: s.version, kind: s.kind },
+      verbs: s.verbs,
+    }));
   }
   return r;
 }
@@ -82,5 +109,10 @@ function aggregatedGroup(registry: ResourceRegistry, group: string): Record<stri
 /** The aggregated document for `/api` (core only) or `/apis` (every named group). */
 export function aggregatedDiscovery(registry: ResourceRegistry, core: boolean): Record<string, unknown> {
   const groups = core ? [''] : registry.groups();
-  return { kind: 'APIGroupDiscoveryList', apiVersion: 'apidiscovery.k8s.io/v2', metadata: {}, items: groups.map((g) => aggregatedGroup(registry, g)) };
+  return {
+    kind: 'APIGroupDiscoveryList',
+    apiVersion: 'apidiscovery.k8s.io/v2',
+    metadata: {},
+    items: groups.map((g) => aggregatedGroup(registry, g)),
+  };
 }

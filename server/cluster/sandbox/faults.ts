@@ -22,7 +22,10 @@ const REASONS: Record<number, [string, string]> = {
   400: ['BadRequest', 'injected fault: bad request'],
   403: ['Forbidden', 'injected fault: forbidden'],
   404: ['NotFound', 'injected fault: not found'],
-  409: ['Conflict', 'injected fault: the object has been modified; please apply your changes to the latest version and try again'],
+  409: [
+    'Conflict',
+    'injected fault: the object has been modified; please apply your changes to the latest version and try again',
+  ],
   410: ['Expired', 'injected fault: too old resource version'],
   429: ['TooManyRequests', 'Too many requests, please try again later.'],
   500: ['InternalError', 'Internal error occurred: injected fault'],

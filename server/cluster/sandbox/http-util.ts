@@ -19,7 +19,12 @@ function commonHeaders(res: ServerResponse): void {
   res.setHeader('Cache-Control', 'no-cache, private');
 }
 
-export function sendJson(res: ServerResponse, code: number, body: unknown, opts: { pretty?: boolean; contentType?: string; headers?: Record<string, string> } = {}): void {
+export function sendJson(
+  res: ServerResponse,
+  code: number,
+  body: unknown,
+  opts: { pretty?: boolean; contentType?: string; headers?: Record<string, string> } = {},
+): void {
   if (res.headersSent) return;
   commonHeaders(res);
   const text = opts.pretty ? JSON.stringify(body, null, 2) + '\n' : JSON.stringify(body);

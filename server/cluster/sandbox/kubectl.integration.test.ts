@@ -15,7 +15,11 @@ let kubeconfig: string;
 
 async function kubectl(...args: string[]): Promise<{ stdout: string; stderr: string; code: number }> {
   try {
-    const { stdout, stderr } = await run(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args], { timeout: 30_000 });
+    const { stdout, stderr } = await run(
+      KUBECTL,
+      ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), ...args],
+      { timeout: 30_000 },
+    );
     return { stdout, stderr, code: 0 };
   } catch (e) {
     const err = e as { stdout?: string; stderr?: string; code?: number };
@@ -58,7 +62,10 @@ describe('kubectl against the sandbox', () => {
   });
 
   it('create -f, then AlreadyExists', async () => {
-    const f = await manifest('cm.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: created\ndata:\n  a: "1"\n');
+    const f = await manifest(
+      'cm.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: created\ndata:\n  a: "1"\n',
+    );
     const r = await kubectl('create', '-f', f);
     expect([r.code, r.stdout.trim()]).toEqual([0, 'configmap/created created']);
     const again = await kubectl('create', '-f', f);
@@ -68,7 +75,11 @@ describe('kubectl against the sandbox', () => {
   });
 
   it('get -A prints objects of every namespace', async () => {
-    await server.store.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'sys', namespace: 'kube-system' } });
+    await server.store.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'sys', namespace: 'kube-system' },
+    });
     const r = await kubectl('get', 'configmaps', '-A');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^NAMESPACE\s+NAME\s+DATA\s+AGE$/m);
@@ -79,10 +90,16 @@ describe('kubectl against the sandbox', () => {
   });
 
   it('apply -f twice: created, then configured with the change', async () => {
-    const f = await manifest('apply.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  a: "1"\n');
+    const f = await manifest(
+      'apply.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  a: "1"\n',
+    );
     expect((await kubectl('apply', '-f', f)).stdout.trim()).toBe('configmap/applied created');
     expect((await kubectl('apply', '-f', f)).stdout.trim()).toBe('configmap/applied unchanged');
-    const f2 = await manifest('apply.yaml', 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  b: "2"\n');
+    const f2 = await manifest(
+      'apply.yaml',
+      'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\ndata:\n  b: "2"\n',
+    );
     const r = await kubectl('apply', '-f', f2);
     expect([r.code, r.stdout.trim(), r.stderr]).toEqual([0, 'configmap/applied configured', '']);
     expect(server.store.get({ apiVersion: 'v1', kind: 'ConfigMap' }, 'applied', 'default')?.data).toEqual({ b: '2' });
@@ -103,7 +120,9 @@ describe('kubectl against the sandbox', () => {
         `      containers: [{name: app, image: ${image}}]`,
         '',
       ].join('\n');
-    expect((await kubectl('apply', '-f', await manifest('d.yaml', deploy('nginx:1')))).stdout.trim()).toBe('deployment.apps/web created');
+    expect((await kubectl('apply', '-f', await manifest('d.yaml', deploy('nginx:1')))).stdout.trim()).toBe(
+      'deployment.apps/web created',
+    );
     const r = await kubectl('apply', '-f', await manifest('d.yaml', deploy('nginx:2')));
     expect([r.code, r.stdout.trim()]).toEqual([0, 'deployment.apps/web configured']);
     const d = server.store.get({ apiVersion: 'apps/v1', kind: 'Deployment' }, 'web', 'default');
@@ -119,7 +138,17 @@ describe('kubectl against the sandbox', () => {
   });
 
   it('get -w -o json streams the list and then changes', async () => {
-    const child = spawn(KUBECTL, ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'get', 'configmaps', '-w', '-o', 'json']);
+    const child = spawn(KUBECTL, [
+      '--kubeconfig',
+      kubeconfig,
+      '--cache-dir',
+      join(dir, 'cache'),
+      'get',
+      'configmaps',
+      '-w',
+      '-o',
+      'json',
+    ]);
     let out = '';
     const seen = new Promise<void>((resolve) => {
       child.stdout.on('data', (c: Buffer) => {
@@ -132,7 +161,11 @@ describe('kubectl against the sandbox', () => {
       const check = (): void => (out.includes('"created"') ? resolve() : void setTimeout(check, 20));
       check();
     });
-    await server.store.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'watched-later', namespace: 'default' } });
+    await server.store.create({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'watched-later', namespace: 'default' },
+    });
     await seen;
     child.kill();
     expect(out).toContain('"name": "created"');
@@ -166,13 +199,21 @@ describe('kubectl against the sandbox', () => {
         '',
       ].join('\n'),
     );
-    expect((await kubectl('apply', '-f', crd)).stdout.trim()).toBe('customresourcedefinition.apiextensions.k8s.io/widgets.example.com created');
+    expect((await kubectl('apply', '-f', crd)).stdout.trim()).toBe(
+      'customresourcedefinition.apiextensions.k8s.io/widgets.example.com created',
+    );
     expect((await kubectl('wait', '--for', 'condition=Established', 'crd/widgets.example.com')).code).toBe(0);
-    const w = await manifest('w.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 3}\n');
+    const w = await manifest(
+      'w.yaml',
+      'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 3}\n',
+    );
     expect((await kubectl('apply', '-f', w)).stdout.trim()).toBe('widget.example.com/w1 created');
     const get = await kubectl('get', 'wd');
     expect(get.stdout).toMatch(/^NAME\s+SIZE\s+AGE\nw1\s+3\s+\S+/m);
-    const w2 = await manifest('w.yaml', 'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 4}\n');
+    const w2 = await manifest(
+      'w.yaml',
+      'apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w1}\nspec: {size: 4}\n',
+    );
     expect((await kubectl('apply', '-f', w2)).stdout.trim()).toBe('widget.example.com/w1 configured');
     expect((await kubectl('delete', 'crd', 'widgets.example.com')).code).toBe(0);
   });

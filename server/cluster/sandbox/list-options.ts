@@ -59,25 +59,42 @@ export function parseListOptions(q: URLSearchParams, forceWatch = false): ListOp
     } else {
       opts.resourceVersionMatch = match;
       if (opts.watch) {
-        if (opts.sendInitialEvents === undefined) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided'));
+        if (opts.sendInitialEvents === undefined)
+          errs.push(
+            forbidden(
+              'resourceVersionMatch',
+              'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+            ),
+          );
         else if (match !== 'NotOlderThan') errs.push(notSupported('resourceVersionMatch', match, ['NotOlderThan']));
       } else {
-        if (!opts.resourceVersion) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'));
-        if (opts.continue) errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
-        if (match === 'Exact' && opts.resourceVersion === '0') errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'));
+        if (!opts.resourceVersion)
+          errs.push(
+            forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden unless resourceVersion is provided'),
+          );
+        if (opts.continue)
+          errs.push(forbidden('resourceVersionMatch', 'resourceVersionMatch is forbidden when continue is provided'));
+        if (match === 'Exact' && opts.resourceVersion === '0')
+          errs.push(
+            forbidden('resourceVersionMatch', 'resourceVersionMatch "exact" is forbidden for resourceVersion "0"'),
+          );
       }
     }
   }
   if (opts.sendInitialEvents !== undefined) {
     if (!opts.watch) errs.push(forbidden('sendInitialEvents', 'sendInitialEvents is forbidden for list'));
     else if (opts.resourceVersionMatch !== 'NotOlderThan') {
-      errs.push(forbidden('resourceVersionMatch', "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"));
+      errs.push(
+        forbidden('resourceVersionMatch', 'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan'),
+      );
     }
   }
   if (opts.watch && opts.continue) errs.push(forbidden('continue', 'continue is forbidden for watch'));
   if (errs.length) throw newOptionsInvalid('ListOptions', errs);
   if (opts.resourceVersion !== undefined && !/^\d+$/.test(opts.resourceVersion)) {
-    throw newBadRequest(`invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: invalid syntax`);
+    throw newBadRequest(
+      `invalid resource version: strconv.ParseUint: parsing ${JSON.stringify(opts.resourceVersion)}: invalid syntax`,
+    );
   }
   if (opts.continue && opts.resourceVersion && opts.resourceVersion !== '0') {
     throw newBadRequest('specifying resource version is not allowed when using continue');
@@ -96,8 +113,13 @@ export function encodeContinue(rv: number, start: string): string {
 
 export function decodeContinue(token: string): ContinueToken {
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: string; rv?: number; start?: string };
-    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('bad token');
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      v?: string;
+      rv?: number;
+      start?: string;
+    };
+    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string')
+      throw new Error('bad token');
     return { rv: parsed.rv, start: parsed.start };
   } catch {
     throw newBadRequest(`invalid continue token: illegal base64 data or unrecognized token`);
@@ -118,7 +140,8 @@ export function checkFieldSelector(type: ResourceType, sel: FieldSelector, sampl
   const known = Object.keys(fieldsOf(type, sample));
   for (const r of sel.requirements) {
     if (known.includes(r.field)) continue;
-    if (!type.fieldLabels) throw newBadRequest(`"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
+    if (!type.fieldLabels)
+      throw newBadRequest(`"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
     throw newBadRequest(`field label not supported: ${r.field}`);
   }
 }
@@ -127,4 +150,3 @@ export function selectorMatcher(type: ResourceType, opts: ListOptions): (o: Kube
   checkFieldSelector(type, opts.fieldSelector, { metadata: {} });
   return (o) => opts.labelSelector.matches(o.metadata.labels) && opts.fieldSelector.matches(fieldsOf(type, o));
 }
-

@@ -4,7 +4,7 @@ import type { KubeList, KubeObject } from '../../../shared/models/object';
 import { grOf, type SandboxContext } from './context';
 import { decodeContinue, encodeContinue, selectorMatcher, type ListOptions } from './list-options';
 import { apiVersionOf, withTypeMeta, type ResourceType } from './resources';
-import { newGone, newTooLargeResourceVersion, StatusError } from './status-errors';
+import { newGone, newTooLargeResourceVersion, type StatusError } from './status-errors';
 
 export const CONTINUE_EXPIRED_MESSAGE =
   'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.';
@@ -39,7 +39,12 @@ export function presentItems(type: ResourceType, items: KubeObject[]): KubeObjec
   });
 }
 
-export async function listObjects(ctx: SandboxContext, type: ResourceType, namespace: string | undefined, opts: ListOptions): Promise<KubeList> {
+export async function listObjects(
+  ctx: SandboxContext,
+  type: ResourceType,
+  namespace: string | undefined,
+  opts: ListOptions,
+): Promise<KubeList> {
   const matches = selectorMatcher(type, opts);
   const current = ctx.storage.currentRv;
   let snapshot = current;
@@ -65,11 +70,13 @@ export async function listObjects(ctx: SandboxContext, type: ResourceType, names
     if (opts.resourceVersion === '0') {
       limit = undefined;
     } else if (opts.resourceVersionMatch === 'Exact' || (!opts.resourceVersionMatch && limit !== undefined)) {
-      if (rv > current && !(await waitForResourceVersion(ctx, rv))) throw newTooLargeResourceVersion(opts.resourceVersion, String(ctx.storage.currentRv));
+      if (rv > current && !(await waitForResourceVersion(ctx, rv)))
+        throw newTooLargeResourceVersion(opts.resourceVersion, String(ctx.storage.currentRv));
       snapshot = rv;
       exact = true;
     } else if (rv > current) {
-      if (!(await waitForResourceVersion(ctx, rv))) throw newTooLargeResourceVersion(opts.resourceVersion, String(ctx.storage.currentRv));
+      if (!(await waitForResourceVersion(ctx, rv)))
+        throw newTooLargeResourceVersion(opts.resourceVersion, String(ctx.storage.currentRv));
       snapshot = ctx.storage.currentRv;
     } else {
       snapshot = current;

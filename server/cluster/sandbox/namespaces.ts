@@ -40,7 +40,13 @@ export function admitCreateInNamespace(ctx: SandboxContext, type: ResourceType, 
       name,
       `unable to create new content in namespace ${namespace} because it is being terminated`,
     );
-    err.details!.causes = [{ reason: 'NamespaceTerminating', message: `namespace ${namespace} is being terminated`, field: 'metadata.namespace' }];
+    err.details!.causes = [
+      {
+        reason: 'NamespaceTerminating',
+        message: `namespace ${namespace} is being terminated`,
+        field: 'metadata.namespace',
+      },
+    ];
     throw err;
   }
 }

@@ -50,7 +50,8 @@ export function negotiateOutput(accept: string | undefined, allowed: OutputTarge
     if (as === 'Table' && g === 'meta.k8s.io' && (v === 'v1' || v === 'v1beta1')) target = 'table';
     else if (as === 'PartialObjectMetadata' && g === 'meta.k8s.io' && v === 'v1') target = 'partial';
     else if (as === 'PartialObjectMetadataList' && g === 'meta.k8s.io' && v === 'v1') target = 'partialList';
-    else if (as === 'APIGroupDiscoveryList' && g === 'apidiscovery.k8s.io' && v === 'v2') target = 'aggregatedDiscovery';
+    else if (as === 'APIGroupDiscoveryList' && g === 'apidiscovery.k8s.io' && v === 'v2')
+      target = 'aggregatedDiscovery';
     if (target && allowed.includes(target)) return target;
   }
   throw newNotAcceptable(SUPPORTED_MEDIA_TYPES);

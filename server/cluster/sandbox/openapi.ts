@@ -21,18 +21,30 @@ function patchOperation(t: ResourceType): Record<string, unknown> {
       {
         name: 'fieldValidation',
         in: 'query',
-        description: 'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields.',
+        description:
+          'fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields.',
         schema: { type: 'string', uniqueItems: true },
       },
     ],
-    requestBody: { content: Object.fromEntries(patchTypesFor(t).filter((m) => !m.includes('strategic')).map((m) => [m, { schema: { type: 'object' } }])), required: true },
+    requestBody: {
+      content: Object.fromEntries(
+        patchTypesFor(t)
+          .filter((m) => !m.includes('strategic'))
+          .map((m) => [m, { schema: { type: 'object' } }]),
+      ),
+      required: true,
+    },
     responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
     'x-kubernetes-action': 'patch',
     'x-kubernetes-group-version-kind': { group: t.group, version: t.version, kind: t.kind },
   };
 }
 
-export function openApiGroupVersionDoc(registry: ResourceRegistry, group: string, version: string): Record<string, unknown> | undefined {
+export function openApiGroupVersionDoc(
+  registry: ResourceRegistry,
+  group: string,
+  version: string,
+): Record<string, unknown> | undefined {
   const types = registry.inGroupVersion(group, version);
   if (types.length === 0) return undefined;
   const paths: Record<string, unknown> = {};
@@ -58,7 +70,8 @@ export function hashDoc(doc: unknown): string {
 export function openApiRoot(registry: ResourceRegistry): Record<string, unknown> {
   const paths: Record<string, unknown> = {};
   const gvs: [string, string][] = [];
-  for (const t of registry.all()) if (!gvs.some(([g, v]) => g === t.group && v === t.version)) gvs.push([t.group, t.version]);
+  for (const t of registry.all())
+    if (!gvs.some(([g, v]) => g === t.group && v === t.version)) gvs.push([t.group, t.version]);
   for (const [g, v] of gvs) {
     const doc = openApiGroupVersionDoc(registry, g, v);
     paths[gvPath(g, v)] = { serverRelativeURL: `/openapi/v3/${gvPath(g, v)}?hash=${hashDoc(doc)}` };

@@ -54,10 +54,18 @@ export function patchObject(
   if (!isObject(patched)) throw newBadRequest('the patched object is not a JSON object');
   const obj = decodeBody(type, namespace, patched);
   const rv = obj.metadata.resourceVersion;
-  if (rv && rv !== stored.metadata.resourceVersion) throw newStaleConflict({ group: type.group, resource: type.resource }, name);
+  if (rv && rv !== stored.metadata.resourceVersion)
+    throw newStaleConflict({ group: type.group, resource: type.resource }, name);
   if (obj.metadata.uid && obj.metadata.uid !== stored.metadata.uid) {
-    throw new StatusError(409, 'Conflict', `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${stored.metadata.uid}`);
+    throw new StatusError(
+      409,
+      'Conflict',
+      `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${stored.metadata.uid}`,
+    );
   }
-  if (obj.metadata.name !== name) throw newBadRequest(`the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`);
+  if (obj.metadata.name !== name)
+    throw newBadRequest(
+      `the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`,
+    );
   return commitUpdate(ctx, type, stored, obj, opts, sub);
 }

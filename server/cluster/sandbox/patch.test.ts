@@ -4,7 +4,11 @@ import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch, PatchError }
 describe('JSON merge patch (RFC 7386)', () => {
   it('merges maps, deletes on null and replaces arrays', () => {
     const doc = { a: { b: 1, c: 2 }, list: [1, 2], keep: true };
-    expect(applyMergePatch(doc, { a: { b: null, d: 3 }, list: [3] })).toEqual({ a: { c: 2, d: 3 }, list: [3], keep: true });
+    expect(applyMergePatch(doc, { a: { b: null, d: 3 }, list: [3] })).toEqual({
+      a: { c: 2, d: 3 },
+      list: [3],
+      keep: true,
+    });
     expect(doc.a.b).toBe(1);
   });
 });
@@ -49,7 +53,9 @@ describe('JSON patch (RFC 6902)', () => {
   });
 
   it('escapes ~0 and ~1 in pointers', () => {
-    const out = applyJsonPatch({ metadata: { annotations: {} } }, [{ op: 'add', path: '/metadata/annotations/example.com~1a~0b', value: 'v' }]);
+    const out = applyJsonPatch({ metadata: { annotations: {} } }, [
+      { op: 'add', path: '/metadata/annotations/example.com~1a~0b', value: 'v' },
+    ]);
     expect(out).toEqual({ metadata: { annotations: { 'example.com/a~b': 'v' } } });
   });
 });
@@ -68,10 +74,27 @@ describe('strategic merge patch', () => {
 
   it('merges lists by their merge key and keeps other items', () => {
     const out = applyStrategicMergePatch(pod, {
-      spec: { containers: [{ name: 'app', image: 'v2', env: [{ name: 'B', value: '2' }], ports: [{ containerPort: 80, protocol: 'TCP' }] }] },
+      spec: {
+        containers: [
+          {
+            name: 'app',
+            image: 'v2',
+            env: [{ name: 'B', value: '2' }],
+            ports: [{ containerPort: 80, protocol: 'TCP' }],
+          },
+        ],
+      },
     }) as typeof pod;
     expect(out.spec.containers).toEqual([
-      { name: 'app', image: 'v2', ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }], env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }] },
+      {
+        name: 'app',
+        image: 'v2',
+        ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }],
+        env: [
+          { name: 'A', value: '1' },
+          { name: 'B', value: '2' },
+        ],
+      },
       { name: 'side', image: 's1' },
     ]);
   });
@@ -82,15 +105,22 @@ describe('strategic merge patch', () => {
   });
 
   it('honours $patch: delete in list items and maps, and $patch: replace', () => {
-    const out = applyStrategicMergePatch(pod, { spec: { containers: [{ name: 'side', $patch: 'delete' }] } }) as typeof pod;
+    const out = applyStrategicMergePatch(pod, {
+      spec: { containers: [{ name: 'side', $patch: 'delete' }] },
+    }) as typeof pod;
     expect(out.spec.containers.map((c) => c.name)).toEqual(['app']);
     const replaced = applyStrategicMergePatch(pod, { spec: { $patch: 'replace', containers: [] } }) as typeof pod;
     expect(replaced.spec).toEqual({ containers: [] });
   });
 
   it('merges primitive set lists and deletes from them', () => {
-    expect((applyStrategicMergePatch(pod, { metadata: { finalizers: ['b', 'a'] } }) as typeof pod).metadata.finalizers).toEqual(['a', 'b']);
-    expect((applyStrategicMergePatch(pod, { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }) as typeof pod).metadata.finalizers).toEqual([]);
+    expect(
+      (applyStrategicMergePatch(pod, { metadata: { finalizers: ['b', 'a'] } }) as typeof pod).metadata.finalizers,
+    ).toEqual(['a', 'b']);
+    expect(
+      (applyStrategicMergePatch(pod, { metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } }) as typeof pod)
+        .metadata.finalizers,
+    ).toEqual([]);
   });
 
   it('drops $setElementOrder directives and deletes keys set to null', () => {

@@ -54,9 +54,11 @@ function resolveParent(doc: unknown, tokens: string[], opDesc: string): { parent
     if (Array.isArray(cur)) cur = cur[Number(t)];
     else if (isObject(cur)) cur = cur[t];
     else cur = undefined;
-    if (cur === undefined) throw new PatchError(`${opDesc}: doc is missing path: "/${tokens.join('/')}": missing value`, false);
+    if (cur === undefined)
+      throw new PatchError(`${opDesc}: doc is missing path: "/${tokens.join('/')}": missing value`, false);
   }
-  if (!Array.isArray(cur) && !isObject(cur)) throw new PatchError(`${opDesc}: doc is missing path: "/${tokens.join('/')}": missing value`, false);
+  if (!Array.isArray(cur) && !isObject(cur))
+    throw new PatchError(`${opDesc}: doc is missing path: "/${tokens.join('/')}": missing value`, false);
   return { parent: cur, last: tokens[tokens.length - 1] as string };
 }
 
@@ -87,7 +89,8 @@ function removeAt(doc: unknown, path: string, desc: string): unknown {
     const i = arrayIndex(parent, last, false, desc);
     return parent.splice(i, 1)[0];
   }
-  if (!(last in parent)) throw new PatchError(`${desc}: unable to remove nonexistent key: ${last}: missing value`, false);
+  if (!(last in parent))
+    throw new PatchError(`${desc}: unable to remove nonexistent key: ${last}: missing value`, false);
   const v = parent[last];
   delete parent[last];
   return v;
@@ -102,15 +105,21 @@ function addAt(doc: unknown, path: string, value: unknown, replace: boolean, des
     if (replace) parent[i] = value;
     else parent.splice(i, 0, value);
   } else {
-    if (replace && !(last in parent)) throw new PatchError(`${desc}: doc is missing key: ${path}: missing value`, false);
+    if (replace && !(last in parent))
+      throw new PatchError(`${desc}: doc is missing key: ${path}: missing value`, false);
     parent[last] = value;
   }
   return doc;
 }
 
 export function applyJsonPatch(target: unknown, patch: unknown): unknown {
-  if (!Array.isArray(patch)) throw new PatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', true);
-  if (patch.length > MAX_JSON_PATCH_OPERATIONS) throw new PatchError(`The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`, true);
+  if (!Array.isArray(patch))
+    throw new PatchError('json: cannot unmarshal object into Go value of type jsonpatch.Patch', true);
+  if (patch.length > MAX_JSON_PATCH_OPERATIONS)
+    throw new PatchError(
+      `The allowed maximum operations in a JSON patch is ${MAX_JSON_PATCH_OPERATIONS}, got ${patch.length}`,
+      true,
+    );
   let doc = structuredClone(target);
   for (const raw of patch as unknown[]) {
     if (!isObject(raw) || typeof raw.op !== 'string' || typeof raw.path !== 'string') {
@@ -137,7 +146,8 @@ export function applyJsonPatch(target: unknown, patch: unknown): unknown {
         doc = addAt(doc, op.path, structuredClone(getAt(doc, op.from ?? '', desc)), false, desc);
         break;
       case 'test':
-        if (!deepEqual(getAt(doc, op.path, desc), op.value)) throw new PatchError(`testing value ${op.path} failed: test failed`, false);
+        if (!deepEqual(getAt(doc, op.path, desc), op.value))
+          throw new PatchError(`testing value ${op.path} failed: test failed`, false);
         break;
       default:
         throw new PatchError(`Unexpected kind: ${op.op}`, true);
@@ -175,7 +185,9 @@ const SET_LISTS = new Set(['finalizers']);
 function mergeKeyFor(path: string[], field: string): string | undefined {
   if (field === 'ports') {
     const parent = path[path.length - 1];
-    return parent === 'containers[]' || parent === 'initContainers[]' || parent === 'ephemeralContainers[]' ? 'containerPort' : 'port';
+    return parent === 'containers[]' || parent === 'initContainers[]' || parent === 'ephemeralContainers[]'
+      ? 'containerPort'
+      : 'port';
   }
   return MERGE_KEYS[field];
 }
@@ -242,7 +254,8 @@ function mergeMap(original: JsonObject, patch: JsonObject, path: string[]): Json
       const key = mergeKeyFor(path, k);
       const cur = out[k];
       if (key && Array.isArray(cur)) out[k] = mergeList(cur, v, key, path, k);
-      else if (SET_LISTS.has(k) && Array.isArray(cur)) out[k] = [...cur, ...v.filter((x) => !cur.some((c) => deepEqual(c, x)))];
+      else if (SET_LISTS.has(k) && Array.isArray(cur))
+        out[k] = [...cur, ...v.filter((x) => !cur.some((c) => deepEqual(c, x)))];
       else out[k] = stripDirectives(v);
     } else {
       out[k] = v;

@@ -67,9 +67,19 @@ function verbOf(method: string, r: ResourceRequest, q: URLSearchParams): Verb | 
   }
 }
 
-const SUB_VERBS: Record<string, Verb[]> = { status: ['get', 'update', 'patch'], scale: ['get', 'update', 'patch'], finalize: ['update'] };
+const SUB_VERBS: Record<string, Verb[]> = {
+  status: ['get', 'update', 'patch'],
+  scale: ['get', 'update', 'patch'],
+  finalize: ['update'],
+};
 
-export async function handleResource(deps: ResourceHandlerDeps, req: IncomingMessage, res: ServerResponse, r: ResourceRequest, q: URLSearchParams): Promise<void> {
+export async function handleResource(
+  deps: ResourceHandlerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: ResourceRequest,
+  q: URLSearchParams,
+): Promise<void> {
   const { ctx } = deps;
   const pretty = wantsPretty(req, q);
   const t = r.type;
@@ -80,9 +90,15 @@ export async function handleResource(deps: ResourceHandlerDeps, req: IncomingMes
     if (!verb) throw newMethodNotSupported(gr, method.toLowerCase());
     if (r.subresource && !(SUB_VERBS[r.subresource] ?? []).includes(verb)) throw newMethodNotSupported(gr, verb);
     if (!r.subresource && !t.verbs.includes(verb)) throw newMethodNotSupported(gr, verb);
-    if (t.namespaced && r.namespace === undefined && verb !== 'list' && verb !== 'watch') throw newMethodNotSupported(gr, verb);
+    if (t.namespaced && r.namespace === undefined && verb !== 'list' && verb !== 'watch')
+      throw newMethodNotSupported(gr, verb);
 
-    const resourceTargets: OutputTarget[] = r.subresource === 'scale' ? ['json'] : verb === 'list' ? ['json', 'table', 'partialList'] : ['json', 'table', 'partial'];
+    const resourceTargets: OutputTarget[] =
+      r.subresource === 'scale'
+        ? ['json']
+        : verb === 'list'
+          ? ['json', 'table', 'partialList']
+          : ['json', 'table', 'partial'];
     const target = negotiateOutput(req.headers.accept, resourceTargets);
     await deps.faults.before(verb);
 
@@ -97,7 +113,12 @@ export async function handleResource(deps: ResourceHandlerDeps, req: IncomingMes
         if (body === undefined) throw newBadRequest('the body of the request was empty');
         const sub = r.subresource as Subresource | 'scale' | undefined;
         const wopts = validateWriteOptions('PatchOptions', q);
-        if (q.has('force')) throw new StatusError(422, 'Invalid', 'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch');
+        if (q.has('force'))
+          throw new StatusError(
+            422,
+            'Invalid',
+            'PatchOptions.meta.k8s.io "" is invalid: force: Forbidden: may not be specified for non-apply patch',
+          );
         let out: KubeObject;
         if (sub === 'scale') {
           const stored = getStored(ctx, r);
@@ -134,12 +155,21 @@ export async function handleResource(deps: ResourceHandlerDeps, req: IncomingMes
           const out = toScale(t, commitUpdate(ctx, t, stored, applyScale(t, stored, body), wopts));
           return respondObject(res, 200, out, t, target, q, pretty, ctx);
         }
-        const result = updateObject(ctx, t, r.namespace, r.name as string, body, wopts, r.subresource as Subresource | undefined);
+        const result = updateObject(
+          ctx,
+          t,
+          r.namespace,
+          r.name as string,
+          body,
+          wopts,
+          r.subresource as Subresource | undefined,
+        );
         return respondObject(res, result.created ? 201 : 200, result.object, t, target, q, pretty, ctx);
       }
       case 'delete': {
         const result = deleteObject(ctx, t, r.namespace, r.name as string, parseDeleteOptions(body, q));
-        if ((result.body as { kind?: string }).kind === 'Status') return sendJson(res, result.code, result.body, { pretty });
+        if ((result.body as { kind?: string }).kind === 'Status')
+          return sendJson(res, result.code, result.body, { pretty });
         return respondObject(res, result.code, result.body as KubeObject, t, target, q, pretty, ctx);
       }
       case 'deletecollection': {
@@ -156,26 +186,70 @@ export async function handleResource(deps: ResourceHandlerDeps, req: IncomingMes
 }
 
 function getStored(ctx: SandboxContext, r: ResourceRequest): KubeObject {
-  const stored = ctx.storage.get(grOf(r.type), objectKey(r.type.namespaced ? r.namespace : undefined, r.name as string));
+  const stored = ctx.storage.get(
+    grOf(r.type),
+    objectKey(r.type.namespaced ? r.namespace : undefined, r.name as string),
+  );
   if (!stored) throw newNotFound({ group: r.type.group, resource: r.type.resource }, r.name as string);
   return stored;
 }
 
-function respondObject(res: ServerResponse, code: number, obj: KubeObject, t: ResourceType, target: OutputTarget, q: URLSearchParams, pretty: boolean, ctx: SandboxContext): void {
+function respondObject(
+  res: ServerResponse,
+  code: number,
+  obj: KubeObject,
+  t: ResourceType,
+  target: OutputTarget,
+  q: URLSearchParams,
+  pretty: boolean,
+  ctx: SandboxContext,
+): void {
   if (target === 'table') {
-    return sendJson(res, code, toTable(t, [obj], { include: parseIncludeObject(q.get('includeObject')), now: ctx.clock.now() }), { pretty });
+    return sendJson(
+      res,
+      code,
+      toTable(t, [obj], { include: parseIncludeObject(q.get('includeObject')), now: ctx.clock.now() }),
+      { pretty },
+    );
   }
   if (target === 'partial') return sendJson(res, code, toPartialObjectMetadata(obj), { pretty });
   sendJson(res, code, obj, { pretty });
 }
 
-function respondList(res: ServerResponse, list: KubeList, t: ResourceType, target: OutputTarget, q: URLSearchParams, pretty: boolean, ctx: SandboxContext): void {
+function respondList(
+  res: ServerResponse,
+  list: KubeList,
+  t: ResourceType,
+  target: OutputTarget,
+  q: URLSearchParams,
+  pretty: boolean,
+  ctx: SandboxContext,
+): void {
   if (target === 'table') {
     const items = list.items.map((o) => withTypeMeta(o, t));
-    return sendJson(res, 200, toTable(t, items, { include: parseIncludeObject(q.get('includeObject')), now: ctx.clock.now(), listMeta: list.metadata }), { pretty });
+    return sendJson(
+      res,
+      200,
+      toTable(t, items, {
+        include: parseIncludeObject(q.get('includeObject')),
+        now: ctx.clock.now(),
+        listMeta: list.metadata,
+      }),
+      { pretty },
+    );
   }
   if (target === 'partialList') {
-    return sendJson(res, 200, { kind: 'PartialObjectMetadataList', apiVersion: 'meta.k8s.io/v1', metadata: list.metadata, items: list.items.map(toPartialObjectMetadata) }, { pretty });
+    return sendJson(
+      res,
+      200,
+      {
+        kind: 'PartialObjectMetadataList',
+        apiVersion: 'meta.k8s.io/v1',
+        metadata: list.metadata,
+        items: list.items.map(toPartialObjectMetadata),
+      },
+      { pretty },
+    );
   }
   sendJson(res, 200, list, { pretty });
 }
@@ -183,12 +257,20 @@ function respondList(res: ServerResponse, list: KubeList, t: ResourceType, targe
 /** Default watch deadline when the client sets none: kube-apiserver's minimum request timeout. */
 export const DEFAULT_WATCH_TIMEOUT_MS = 1800_000;
 
-async function serveWatch(deps: ResourceHandlerDeps, req: IncomingMessage, res: ServerResponse, r: ResourceRequest, q: URLSearchParams, target: OutputTarget): Promise<void> {
+async function serveWatch(
+  deps: ResourceHandlerDeps,
+  req: IncomingMessage,
+  res: ServerResponse,
+  r: ResourceRequest,
+  q: URLSearchParams,
+  target: OutputTarget,
+): Promise<void> {
   const { ctx, hub } = deps;
   const t = r.type;
   if (r.name !== undefined) {
     const explicit = parseFieldSelector(q.get('fieldSelector') ?? '').requiresExactMatch('metadata.name');
-    if (explicit !== undefined && explicit !== r.name) throw newBadRequest("fieldSelector metadata.name doesn't match requested name");
+    if (explicit !== undefined && explicit !== r.name)
+      throw newBadRequest("fieldSelector metadata.name doesn't match requested name");
     const fs = q.get('fieldSelector');
     q.set('fieldSelector', fs ? `${fs},metadata.name=${r.name}` : `metadata.name=${r.name}`);
   }
@@ -208,7 +290,12 @@ async function serveWatch(deps: ResourceHandlerDeps, req: IncomingMessage, res: 
     if (ev.type === 'BOOKMARK' || ev.type === 'ERROR') return ev;
     const obj = ev.object as KubeObject;
     if (target === 'table') {
-      const table = toTable(t, [obj], { include, now: ctx.clock.now(), withColumns: first, listMeta: { resourceVersion: obj.metadata.resourceVersion ?? '' } });
+      const table = toTable(t, [obj], {
+        include,
+        now: ctx.clock.now(),
+        withColumns: first,
+        listMeta: { resourceVersion: obj.metadata.resourceVersion ?? '' },
+      });
       first = false;
       return { type: ev.type, object: table };
     }

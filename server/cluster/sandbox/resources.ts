@@ -58,7 +58,8 @@ export interface ResourceType {
   normalize?: (obj: KubeObject) => void;
 }
 
-export const apiVersionOf = (t: { group: string; version: string }): string => (t.group ? `${t.group}/${t.version}` : t.version);
+export const apiVersionOf = (t: { group: string; version: string }): string =>
+  t.group ? `${t.group}/${t.version}` : t.version;
 
 export const STANDARD_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 

@@ -25,13 +25,21 @@ export interface RouterDeps extends ResourceHandlerDeps {
   hostPort(): string;
 }
 
-const HEALTH_CHECKS = ['ping', 'log', 'etcd', 'poststarthook/start-apiextensions-controllers', 'poststarthook/crd-informer-synced'];
+const HEALTH_CHECKS = [
+  'ping',
+  'log',
+  'etcd',
+  'poststarthook/start-apiextensions-controllers',
+  'poststarthook/crd-informer-synced',
+];
 
 function health(res: ServerResponse, path: string, q: URLSearchParams, ok: boolean): void {
   const kind = path.split('/')[1] as string;
   const single = path.split('/').slice(2).join('/');
   const excluded = q.getAll('exclude');
-  const checks = (single ? HEALTH_CHECKS.filter((c) => c === single) : HEALTH_CHECKS).filter((c) => !excluded.includes(c));
+  const checks = (single ? HEALTH_CHECKS.filter((c) => c === single) : HEALTH_CHECKS).filter(
+    (c) => !excluded.includes(c),
+  );
   if (single && checks.length === 0) return notFound(res);
   const failing = (c: string): boolean => !ok && kind === 'readyz' && c.startsWith('poststarthook');
   const allOk = checks.every((c) => !failing(c));
@@ -41,7 +49,12 @@ function health(res: ServerResponse, path: string, q: URLSearchParams, ok: boole
   sendText(res, allOk ? 200 : 500, lines.join('\n') + '\n');
 }
 
-function parseResourcePath(registry: ResourceRegistry, group: string, version: string, segs: string[]): ResourceRequest | undefined {
+function parseResourcePath(
+  registry: ResourceRegistry,
+  group: string,
+  version: string,
+  segs: string[],
+): ResourceRequest | undefined {
   let legacyWatch = false;
   if (segs[0] === 'watch') {
     legacyWatch = true;
@@ -62,7 +75,10 @@ function parseResourcePath(registry: ResourceRegistry, group: string, version: s
   if (segs[1] !== undefined) r.name = segs[1];
   if (segs[2] !== undefined) {
     const sub = segs[2];
-    const allowed = (sub === 'status' && type.status) || (sub === 'scale' && !!type.scale) || (sub === 'finalize' && type.group === '' && type.resource === 'namespaces');
+    const allowed =
+      (sub === 'status' && type.status) ||
+      (sub === 'scale' && !!type.scale) ||
+      (sub === 'finalize' && type.group === '' && type.resource === 'namespaces');
     if (!allowed || legacyWatch) return undefined;
     r.subresource = sub;
   }
@@ -70,7 +86,13 @@ function parseResourcePath(registry: ResourceRegistry, group: string, version: s
 }
 
 /** Discovery answers: aggregated when asked for (and JSON content type says so), else legacy. */
-function discovery(req: IncomingMessage, res: ServerResponse, pretty: boolean, legacy: () => unknown, aggregated: () => unknown): void {
+function discovery(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pretty: boolean,
+  legacy: () => unknown,
+  aggregated: () => unknown,
+): void {
   const target = negotiateOutput(req.headers.accept, ['json', 'aggregatedDiscovery']);
   if (target === 'aggregatedDiscovery') {
     const doc = aggregated();
@@ -80,7 +102,11 @@ function discovery(req: IncomingMessage, res: ServerResponse, pretty: boolean, l
       res.end();
       return;
     }
-    return sendJson(res, 200, doc, { pretty, contentType: AGGREGATED_DISCOVERY_CONTENT_TYPE, headers: { ETag: etag, Vary: 'Accept' } });
+    return sendJson(res, 200, doc, {
+      pretty,
+      contentType: AGGREGATED_DISCOVERY_CONTENT_TYPE,
+      headers: { ETag: etag, Vary: 'Accept' },
+    });
   }
   sendJson(res, 200, legacy(), { pretty });
 }
@@ -99,7 +125,8 @@ export async function route(deps: RouterDeps, req: IncomingMessage, res: ServerR
     if (segs[0] === 'openapi') {
       if (segs[1] === 'v3' && segs.length === 2) return sendJson(res, 200, openApiRoot(registry), { pretty });
       if (segs[1] === 'v3') {
-        const [g, v] = segs[2] === 'api' ? ['', segs[3] ?? ''] : segs[2] === 'apis' ? [segs[3] ?? '', segs[4] ?? ''] : ['', ''];
+        const [g, v] =
+          segs[2] === 'api' ? ['', segs[3] ?? ''] : segs[2] === 'apis' ? [segs[3] ?? '', segs[4] ?? ''] : ['', ''];
         const doc = v ? openApiGroupVersionDoc(registry, g, v) : undefined;
         if (doc) return sendJson(res, 200, doc, { pretty, headers: { ETag: `"${hashDoc(doc)}"` } });
       }
@@ -107,7 +134,13 @@ export async function route(deps: RouterDeps, req: IncomingMessage, res: ServerR
     }
     if (segs[0] === 'api') {
       if (segs.length === 1 && method === 'GET') {
-        return discovery(req, res, pretty, () => apiVersions(deps.hostPort()), () => aggregatedDiscovery(registry, true));
+        return discovery(
+          req,
+          res,
+          pretty,
+          () => apiVersions(deps.hostPort()),
+          () => aggregatedDiscovery(registry, true),
+        );
       }
       if (segs.length === 2 && method === 'GET') {
         const doc = apiResourceList(registry, '', segs[1] as string);
@@ -118,7 +151,13 @@ export async function route(deps: RouterDeps, req: IncomingMessage, res: ServerR
     }
     if (segs[0] === 'apis') {
       if (segs.length === 1 && method === 'GET') {
-        return discovery(req, res, pretty, () => apiGroupList(registry), () => aggregatedDiscovery(registry, false));
+        return discovery(
+          req,
+          res,
+          pretty,
+          () => apiGroupList(registry),
+          () => aggregatedDiscovery(registry, false),
+        );
       }
       if (segs.length === 2 && method === 'GET') {
         const doc = apiGroup(registry, segs[1] as string);

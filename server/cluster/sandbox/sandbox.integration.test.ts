@@ -17,8 +17,18 @@ afterAll(async () => {
   await server.stop();
 });
 
-const req = <T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers?: Record<string, string>) => request<T>(base, method, path, body, headers);
-const cm = (name: string, extra: Record<string, unknown> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, ...extra }, data: { k: 'v' } });
+const req = <T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers?: Record<string, string>,
+) => request<T>(base, method, path, body, headers);
+const cm = (name: string, extra: Record<string, unknown> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, ...extra },
+  data: { k: 'v' },
+});
 
 describe('discovery and health', () => {
   it('serves /version, health checks and a plain-text 404', async () => {
@@ -28,15 +38,25 @@ describe('discovery and health', () => {
     expect([h.status, h.text]).toEqual([200, 'ok']);
     expect((await req('GET', '/livez?verbose')).text).toContain('livez check passed');
     const nf = await req('GET', '/nope');
-    expect([nf.status, nf.text, nf.headers.get('content-type')]).toEqual([404, '404 page not found\n', 'text/plain; charset=utf-8']);
+    expect([nf.status, nf.text, nf.headers.get('content-type')]).toEqual([
+      404,
+      '404 page not found\n',
+      'text/plain; charset=utf-8',
+    ]);
   });
 
   it('answers aggregated discovery with its content type, legacy otherwise', async () => {
-    const agg = await req('GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json' });
-    expect(agg.headers.get('content-type')).toBe('application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList');
+    const agg = await req('GET', '/apis', undefined, {
+      Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
+    });
+    expect(agg.headers.get('content-type')).toBe(
+      'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList',
+    );
     const items = (agg.body as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name);
     expect(items).toEqual(['apps', 'events.k8s.io', 'coordination.k8s.io', 'apiextensions.k8s.io']);
-    const legacy = await req('GET', '/apis', undefined, { Accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json' });
+    const legacy = await req('GET', '/apis', undefined, {
+      Accept: 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json',
+    });
     expect(legacy.headers.get('content-type')).toBe('application/json');
     expect(legacy.body.kind).toBe('APIGroupList');
     const v1 = await req<{ resources: { name: string; verbs: string[] }[] }>('GET', '/api/v1');
@@ -44,8 +64,13 @@ describe('discovery and health', () => {
     expect(pods?.verbs).toEqual(['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch']);
     expect(v1.body.resources.some((r) => r.name === 'pods/status')).toBe(true);
     const root = await req<{ paths: Record<string, { serverRelativeURL: string }> }>('GET', '/openapi/v3');
-    const doc = await req<{ paths: Record<string, { patch: { parameters: { name: string }[] } }> }>('GET', root.body.paths['api/v1']!.serverRelativeURL);
-    expect(doc.body.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']?.patch.parameters.map((p) => p.name)).toContain('fieldValidation');
+    const doc = await req<{ paths: Record<string, { patch: { parameters: { name: string }[] } }> }>(
+      'GET',
+      root.body.paths['api/v1']!.serverRelativeURL,
+    );
+    expect(
+      doc.body.paths['/api/v1/namespaces/{namespace}/configmaps/{name}']?.patch.parameters.map((p) => p.name),
+    ).toContain('fieldValidation');
   });
 });
 
@@ -59,24 +84,49 @@ describe('CRUD', () => {
     expect(put.status).toBe(200);
     const stale = await req<KubeStatus>('PUT', `${CMS}/crud`, { ...got.body, data: { k: 'v3' } });
     expect([stale.status, stale.body.reason]).toEqual([409, 'Conflict']);
-    const merge = await req<KubeObject>('PATCH', `${CMS}/crud`, { data: { m: '1' } }, { 'Content-Type': 'application/merge-patch+json' });
+    const merge = await req<KubeObject>(
+      'PATCH',
+      `${CMS}/crud`,
+      { data: { m: '1' } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(merge.body.data).toEqual({ k: 'v2', m: '1' });
-    const json = await req<KubeObject>('PATCH', `${CMS}/crud`, [{ op: 'remove', path: '/data/k' }], { 'Content-Type': 'application/json-patch+json' });
+    const json = await req<KubeObject>('PATCH', `${CMS}/crud`, [{ op: 'remove', path: '/data/k' }], {
+      'Content-Type': 'application/json-patch+json',
+    });
     expect(json.body.data).toEqual({ m: '1' });
-    const smp = await req<KubeObject>('PATCH', `${CMS}/crud`, { metadata: { labels: { a: 'b' } } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const smp = await req<KubeObject>(
+      'PATCH',
+      `${CMS}/crud`,
+      { metadata: { labels: { a: 'b' } } },
+      { 'Content-Type': 'application/strategic-merge-patch+json' },
+    );
     expect(smp.body.metadata.labels).toEqual({ a: 'b' });
-    const staleRv = await req('PATCH', `${CMS}/crud`, { metadata: { resourceVersion: '1' } }, { 'Content-Type': 'application/merge-patch+json' });
+    const staleRv = await req(
+      'PATCH',
+      `${CMS}/crud`,
+      { metadata: { resourceVersion: '1' } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(staleRv.status).toBe(409);
-    const apply = await req<KubeStatus>('PATCH', `${CMS}/crud`, '{}', { 'Content-Type': 'application/apply-patch+yaml' });
+    const apply = await req<KubeStatus>('PATCH', `${CMS}/crud`, '{}', {
+      'Content-Type': 'application/apply-patch+yaml',
+    });
     expect([apply.status, apply.body.reason]).toEqual([415, 'UnsupportedMediaType']);
     const del = await req<KubeStatus>('DELETE', `${CMS}/crud`);
-    expect(del.body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'crud', kind: 'configmaps', uid: created.body.metadata.uid } });
+    expect(del.body).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'crud', kind: 'configmaps', uid: created.body.metadata.uid },
+    });
     const gone = await req<KubeStatus>('GET', `${CMS}/crud`);
     expect([gone.status, gone.body.message]).toEqual([404, 'configmaps "crud" not found']);
   });
 
   it('refuses protobuf bodies (415) and protobuf-only Accept (406)', async () => {
-    const pb = await req<KubeStatus>('POST', CMS, 'k8s\u0000', { 'Content-Type': 'application/vnd.kubernetes.protobuf' });
+    const pb = await req<KubeStatus>('POST', CMS, 'k8s\u0000', {
+      'Content-Type': 'application/vnd.kubernetes.protobuf',
+    });
     expect([pb.status, pb.body.reason]).toEqual([415, 'UnsupportedMediaType']);
     const na = await req<KubeStatus>('GET', CMS, undefined, { Accept: 'application/vnd.kubernetes.protobuf' });
     expect([na.status, na.body.reason]).toEqual([406, 'NotAcceptable']);
@@ -84,13 +134,20 @@ describe('CRUD', () => {
 
   it('returns Tables and PartialObjectMetadataList when asked', async () => {
     await req('POST', CMS, cm('tabled'));
-    const t = await req<{ kind: string; columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] }>('GET', CMS, undefined, {
-      Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
-    });
+    const t = await req<{ kind: string; columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] }>(
+      'GET',
+      CMS,
+      undefined,
+      {
+        Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json',
+      },
+    );
     expect(t.body.kind).toBe('Table');
     expect(t.body.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Data', 'Age']);
     expect(t.body.rows.some((r) => r.cells[0] === 'tabled')).toBe(true);
-    const p = await req<KubeList>('GET', CMS, undefined, { Accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1' });
+    const p = await req<KubeList>('GET', CMS, undefined, {
+      Accept: 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1',
+    });
     expect(p.body.kind).toBe('PartialObjectMetadataList');
     expect(p.body.items[0]).toMatchObject({ kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1' });
     expect(p.body.items[0]).not.toHaveProperty('data');
@@ -100,7 +157,12 @@ describe('CRUD', () => {
 describe('list', () => {
   beforeAll(async () => {
     await req('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paging' } });
-    for (let i = 0; i < 25; i++) await req('POST', '/api/v1/namespaces/paging/configmaps', cm(`item-${String(i).padStart(2, '0')}`, { labels: { even: String(i % 2 === 0) } }));
+    for (let i = 0; i < 25; i++)
+      await req(
+        'POST',
+        '/api/v1/namespaces/paging/configmaps',
+        cm(`item-${String(i).padStart(2, '0')}`, { labels: { even: String(i % 2 === 0) } }),
+      );
   });
 
   it('pages in key order with one snapshot resourceVersion', async () => {
@@ -109,7 +171,10 @@ describe('list', () => {
     const rvs = new Set<string>();
     const remaining: (number | undefined)[] = [];
     do {
-      const page = await req<KubeList>('GET', `/api/v1/namespaces/paging/configmaps?limit=10${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+      const page = await req<KubeList>(
+        'GET',
+        `/api/v1/namespaces/paging/configmaps?limit=10${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+      );
       expect(page.status).toBe(200);
       names.push(...page.body.items.map((o) => o.metadata.name as string));
       rvs.add(page.body.metadata.resourceVersion as string);
@@ -133,10 +198,16 @@ describe('list', () => {
   it('filters with label and field selectors', async () => {
     const even = await req<KubeList>('GET', '/api/v1/namespaces/paging/configmaps?labelSelector=even%20in%20(true)');
     expect(even.body.items).toHaveLength(13);
-    const one = await req<KubeList>('GET', '/api/v1/configmaps?fieldSelector=metadata.name%3Ditem-03,metadata.namespace%3Dpaging');
+    const one = await req<KubeList>(
+      'GET',
+      '/api/v1/configmaps?fieldSelector=metadata.name%3Ditem-03,metadata.namespace%3Dpaging',
+    );
     expect(one.body.items.map((o) => o.metadata.name)).toEqual(['item-03']);
     const bad = await req<KubeStatus>('GET', '/api/v1/configmaps?fieldSelector=spec.x%3Dy');
-    expect([bad.status, bad.body.message]).toEqual([400, '"spec.x" is not a known field selector: only "metadata.name", "metadata.namespace"']);
+    expect([bad.status, bad.body.message]).toEqual([
+      400,
+      '"spec.x" is not a known field selector: only "metadata.name", "metadata.namespace"',
+    ]);
     const podBad = await req<KubeStatus>('GET', '/api/v1/pods?fieldSelector=spec.nope%3Dy');
     expect(podBad.body.message).toBe('field label not supported: spec.nope');
     const podOk = await req('GET', '/api/v1/pods?fieldSelector=spec.nodeName%3Dn1,status.phase%21%3DFailed');
@@ -145,7 +216,10 @@ describe('list', () => {
 
   it('validates list options', async () => {
     const r = await req<KubeStatus>('GET', `${CMS}?resourceVersionMatch=Exact`);
-    expect([r.status, r.body.message]).toEqual([422, 'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided']);
+    expect([r.status, r.body.message]).toEqual([
+      422,
+      'ListOptions.meta.k8s.io "" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is forbidden unless resourceVersion is provided',
+    ]);
     expect((await req('GET', `${CMS}?continue=garbage`)).status).toBe(400);
     expect((await req('GET', `${CMS}?resourceVersion=abc`)).status).toBe(400);
   });
@@ -163,7 +237,9 @@ describe('watch', () => {
     w.close();
     expect(a).toEqual({ type: 'ADDED', object: created.body });
     expect(d?.type).toBe('DELETED');
-    expect(Number((d?.object as KubeObject).metadata.resourceVersion)).toBeGreaterThan(Number(created.body.metadata.resourceVersion));
+    expect(Number((d?.object as KubeObject).metadata.resourceVersion)).toBeGreaterThan(
+      Number(created.body.metadata.resourceVersion),
+    );
   });
 
   it('sends bookmarks when allowed', async () => {
@@ -177,7 +253,10 @@ describe('watch', () => {
 
   it('implements WatchList: initial ADDED events then the initial-events-end bookmark', async () => {
     await req('POST', CMS, cm('wl'));
-    const w = await openWatch(base, `${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`);
+    const w = await openWatch(
+      base,
+      `${CMS}?watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true`,
+    );
     const seen: string[] = [];
     for (;;) {
       const ev = await w.next();
@@ -195,7 +274,10 @@ describe('watch', () => {
   });
 
   it('ends the stream after timeoutSeconds', async () => {
-    const w = await openWatch(base, `${CMS}?watch=true&timeoutSeconds=1&resourceVersion=${server.store.resourceVersion}`);
+    const w = await openWatch(
+      base,
+      `${CMS}?watch=true&timeoutSeconds=1&resourceVersion=${server.store.resourceVersion}`,
+    );
     expect(await w.next()).toBeUndefined();
   });
 
@@ -222,10 +304,16 @@ describe('compaction', () => {
     expect(await w.next()).toBeUndefined();
     const exact = await req<KubeStatus>('GET', `${CMS}?resourceVersion=${oldRv}&resourceVersionMatch=Exact`);
     expect([exact.status, exact.body.message]).toEqual([410, 'The resourceVersion for the provided list is too old.']);
-    const cont = await req<KubeStatus>('GET', `/api/v1/namespaces/paging/configmaps?limit=5&continue=${encodeURIComponent(first.body.metadata.continue as string)}`);
+    const cont = await req<KubeStatus>(
+      'GET',
+      `/api/v1/namespaces/paging/configmaps?limit=5&continue=${encodeURIComponent(first.body.metadata.continue as string)}`,
+    );
     expect(cont.status).toBe(410);
     expect((cont.body.metadata as { continue?: string }).continue).toBeTruthy();
-    const resumed = await req<KubeList>('GET', `/api/v1/namespaces/paging/configmaps?limit=5&continue=${encodeURIComponent((cont.body.metadata as { continue: string }).continue)}`);
+    const resumed = await req<KubeList>(
+      'GET',
+      `/api/v1/namespaces/paging/configmaps?limit=5&continue=${encodeURIComponent((cont.body.metadata as { continue: string }).continue)}`,
+    );
     expect(resumed.body.items[0]?.metadata.name).toBe('item-05');
   });
 });
@@ -236,8 +324,16 @@ describe('deletion', () => {
     const d = await req<KubeObject>('DELETE', `${CMS}/fin`);
     expect(d.status).toBe(200);
     expect(d.body.metadata.deletionTimestamp).toBeTruthy();
-    const w = await openWatch(base, `${CMS}?watch=true&fieldSelector=metadata.name%3Dfin&resourceVersion=${d.body.metadata.resourceVersion}`);
-    await req('PATCH', `${CMS}/fin`, { metadata: { finalizers: null } }, { 'Content-Type': 'application/merge-patch+json' });
+    const w = await openWatch(
+      base,
+      `${CMS}?watch=true&fieldSelector=metadata.name%3Dfin&resourceVersion=${d.body.metadata.resourceVersion}`,
+    );
+    await req(
+      'PATCH',
+      `${CMS}/fin`,
+      { metadata: { finalizers: null } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     const ev = await w.next();
     w.close();
     expect(ev?.type).toBe('DELETED');
@@ -252,10 +348,29 @@ describe('deletion', () => {
       metadata: { name: 'owner' },
       spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } } } },
     });
-    const ref = { apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'owner', uid: owner.body.metadata.uid, blockOwnerDeletion: true, controller: true };
-    await req('POST', '/api/v1/namespaces/default/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'child', ownerReferences: [ref] }, spec: { containers: [{ name: 'c', image: 'x' }] } });
-    const w = await openWatch(base, `/apis/apps/v1/namespaces/default/replicasets?watch=true&resourceVersion=${server.store.resourceVersion}`);
-    const del = await req<KubeObject>('DELETE', '/apis/apps/v1/namespaces/default/replicasets/owner', { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' });
+    const ref = {
+      apiVersion: 'apps/v1',
+      kind: 'ReplicaSet',
+      name: 'owner',
+      uid: owner.body.metadata.uid,
+      blockOwnerDeletion: true,
+      controller: true,
+    };
+    await req('POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'child', ownerReferences: [ref] },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    });
+    const w = await openWatch(
+      base,
+      `/apis/apps/v1/namespaces/default/replicasets?watch=true&resourceVersion=${server.store.resourceVersion}`,
+    );
+    const del = await req<KubeObject>('DELETE', '/apis/apps/v1/namespaces/default/replicasets/owner', {
+      kind: 'DeleteOptions',
+      apiVersion: 'v1',
+      propagationPolicy: 'Foreground',
+    });
     expect(del.body.metadata.finalizers).toEqual(['foregroundDeletion']);
     const types: string[] = [];
     for (;;) {
@@ -289,7 +404,10 @@ describe('CustomResourceDefinitions', () => {
             openAPIV3Schema: {
               type: 'object',
               properties: {
-                spec: { type: 'object', properties: { size: { type: 'integer', default: 1 }, color: { type: 'string' } } },
+                spec: {
+                  type: 'object',
+                  properties: { size: { type: 'integer', default: 1 }, color: { type: 'string' } },
+                },
                 status: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true },
               },
             },
@@ -309,7 +427,13 @@ describe('CustomResourceDefinitions', () => {
     const disc = await req<{ resources: { name: string }[] }>('GET', '/apis/example.com/v1');
     expect(disc.body.resources.map((r) => r.name)).toEqual(['gadgets', 'gadgets/status']);
 
-    const g = await req<KubeObject>('POST', GD, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1' }, spec: { color: 'red', unknown: true }, status: { ok: true } });
+    const g = await req<KubeObject>('POST', GD, {
+      apiVersion: 'example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g1' },
+      spec: { color: 'red', unknown: true },
+      status: { ok: true },
+    });
     expect(g.status).toBe(201);
     expect(g.body.spec).toEqual({ color: 'red', size: 1 });
     expect(g.body.status).toBeUndefined();
@@ -317,7 +441,12 @@ describe('CustomResourceDefinitions', () => {
     const list = await req<KubeList>('GET', GD);
     expect(list.body.items[0]).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Gadget' });
 
-    const smp = await req<KubeStatus>('PATCH', `${GD}/g1`, { spec: { size: 2 } }, { 'Content-Type': 'application/strategic-merge-patch+json' });
+    const smp = await req<KubeStatus>(
+      'PATCH',
+      `${GD}/g1`,
+      { spec: { size: 2 } },
+      { 'Content-Type': 'application/strategic-merge-patch+json' },
+    );
     expect([smp.status, smp.body.message]).toEqual([
       415,
       'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json',
@@ -325,11 +454,20 @@ describe('CustomResourceDefinitions', () => {
     const { resourceVersion: _rv, ...metaNoRv } = g.body.metadata;
     const unconditional = await req<KubeStatus>('PUT', `${GD}/g1`, { ...g.body, metadata: metaNoRv });
     expect([unconditional.status, unconditional.body.reason]).toEqual([422, 'Invalid']);
-    const status = await req<KubeObject>('PUT', `${GD}/g1/status`, { ...g.body, spec: { size: 9 }, status: { ready: true } });
+    const status = await req<KubeObject>('PUT', `${GD}/g1/status`, {
+      ...g.body,
+      spec: { size: 9 },
+      status: { ready: true },
+    });
     expect(status.body.status).toEqual({ ready: true });
     expect(status.body.spec).toEqual({ color: 'red', size: 1 });
     expect(status.body.metadata.generation).toBe(1);
-    const merged = await req<KubeObject>('PATCH', `${GD}/g1`, { spec: { size: 3 } }, { 'Content-Type': 'application/merge-patch+json' });
+    const merged = await req<KubeObject>(
+      'PATCH',
+      `${GD}/g1`,
+      { spec: { size: 3 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
     expect(merged.body.metadata.generation).toBe(2);
 
     const w = await openWatch(base, `${GD}?watch=true&resourceVersion=${merged.body.metadata.resourceVersion}`);
@@ -337,7 +475,8 @@ describe('CustomResourceDefinitions', () => {
     const ev = await w.next();
     expect(ev?.type).toBe('DELETED');
     expect(await w.next()).toBeUndefined();
-    for (let i = 0; i < 50 && (await req('GET', '/apis/example.com/v1')).status !== 404; i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 50 && (await req('GET', '/apis/example.com/v1')).status !== 404; i++)
+      await new Promise((r) => setTimeout(r, 20));
     expect((await req('GET', '/apis/example.com/v1')).status).toBe(404);
     expect((await req('GET', GD)).status).toBe(404);
   });

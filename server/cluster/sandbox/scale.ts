@@ -51,12 +51,18 @@ export function applyScale(type: ResourceType, stored: KubeObject, scale: unknow
   const name = stored.metadata.name ?? '';
   const sc = isObject(scale) ? scale : {};
   const meta = isObject(sc.metadata) ? sc.metadata : {};
-  if (typeof meta.resourceVersion === 'string' && meta.resourceVersion && meta.resourceVersion !== stored.metadata.resourceVersion) {
+  if (
+    typeof meta.resourceVersion === 'string' &&
+    meta.resourceVersion &&
+    meta.resourceVersion !== stored.metadata.resourceVersion
+  ) {
     throw newStaleConflict({ group: type.group, resource: type.resource }, name);
   }
   const replicas = isObject(sc.spec) ? sc.spec.replicas : undefined;
   if (typeof replicas !== 'number' || replicas < 0 || !Number.isInteger(replicas)) {
-    throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, name, [invalid('spec.replicas', replicas ?? null, 'must be greater than or equal to 0')]);
+    throw newInvalid({ group: 'autoscaling', kind: 'Scale' }, name, [
+      invalid('spec.replicas', replicas ?? null, 'must be greater than or equal to 0'),
+    ]);
   }
   const next = structuredClone(stored);
   const parts = (type.scale as ScaleSubresource).specReplicasPath.replace(/^\./, '').split('.');

@@ -52,7 +52,10 @@ describe('parseLabelSelector', () => {
   });
 
   it('converts metav1.LabelSelector objects', () => {
-    const s = labelSelectorFromObject({ matchLabels: { app: 'web' }, matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['back'] }] });
+    const s = labelSelectorFromObject({
+      matchLabels: { app: 'web' },
+      matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['back'] }],
+    });
     expect(s.matches(labels)).toBe(true);
     expect(s.matches({ app: 'web', tier: 'back' })).toBe(false);
   });

@@ -16,7 +16,8 @@ export interface LabelSelector {
   readonly empty: boolean;
 }
 
-const QUALIFIED_NAME = /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
+const QUALIFIED_NAME =
+  /^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]{0,61}[A-Za-z0-9])?$/;
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 
 function matchRequirement(r: LabelRequirement, labels: Record<string, string>): boolean {
@@ -91,13 +92,17 @@ function parseErr(msg: string): never {
 
 function checkKey(key: string): void {
   if (!QUALIFIED_NAME.test(key) || key.split('/').pop()!.length > 63) {
-    parseErr(`invalid label key "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`);
+    parseErr(
+      `invalid label key "${key}": name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    );
   }
 }
 
 function checkValue(v: string): void {
   if (v.length > 63 || !LABEL_VALUE.test(v)) {
-    parseErr(`invalid label value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`);
+    parseErr(
+      `invalid label value: "${v}": a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character`,
+    );
   }
 }
 
@@ -110,7 +115,7 @@ export function parseLabelSelector(input: string | undefined): LabelSelector {
   const reqs: LabelRequirement[] = [];
   for (;;) {
     let tok = peek();
-    if (!tok) parseErr('found \'\', expected: !, identifier, or \'end of string\'');
+    if (!tok) parseErr("found '', expected: !, identifier, or 'end of string'");
     if (tok.t === '!') {
       p++;
       const id = peek();
@@ -236,7 +241,8 @@ function unescapeFieldValue(v: string): string {
     const c = v[i] as string;
     if (c === '\\') {
       const n = v[i + 1];
-      if (n === undefined || !',=\\'.includes(n)) throw newBadRequest(`invalid field selector: invalid escape sequence: \\${n ?? ''}`);
+      if (n === undefined || !',=\\'.includes(n))
+        throw newBadRequest(`invalid field selector: invalid escape sequence: \\${n ?? ''}`);
       out += n;
       i++;
     } else if (c === ',' || c === '=') {

@@ -41,14 +41,23 @@ describe('create', () => {
     expect(cm.metadata.creationTimestamp).toBe('2026-01-01T00:00:00Z');
     expect(Number(cm.metadata.resourceVersion)).toBeGreaterThan(0);
     expect(cm.metadata.generation).toBeUndefined();
-    const d = s.store.create({ ...DEPLOY, metadata: { name: 'd', namespace: 'default' }, spec: { selector: { matchLabels: { a: 'b' } } } });
+    const d = s.store.create({
+      ...DEPLOY,
+      metadata: { name: 'd', namespace: 'default' },
+      spec: { selector: { matchLabels: { a: 'b' } } },
+    });
     expect(d.metadata.generation).toBe(1);
     expect((d.spec as { replicas: number }).replicas).toBe(1);
   });
 
   it('creates the system namespaces at start', () => {
     const { s } = sandbox();
-    expect(s.store.list({ group: '', resource: 'namespaces' }).map((n) => n.metadata.name)).toEqual(['default', 'kube-node-lease', 'kube-public', 'kube-system']);
+    expect(s.store.list({ group: '', resource: 'namespaces' }).map((n) => n.metadata.name)).toEqual([
+      'default',
+      'kube-node-lease',
+      'kube-public',
+      'kube-system',
+    ]);
     const ns = s.store.get({ apiVersion: 'v1', kind: 'Namespace' }, 'default') as KubeObject;
     expect(ns.status).toEqual({ phase: 'Active' });
     expect(ns.spec).toEqual({ finalizers: ['kubernetes'] });
@@ -64,11 +73,36 @@ describe('create', () => {
   it('rejects duplicates, missing namespaces, preset resourceVersions and bad names', () => {
     const { s } = sandbox();
     s.store.create({ ...CM, metadata: { name: 'a', namespace: 'default' } });
-    expectStatus(() => s.store.create({ ...CM, metadata: { name: 'a', namespace: 'default' } }), 409, 'AlreadyExists', 'configmaps "a" already exists');
-    expectStatus(() => s.store.create({ ...CM, metadata: { name: 'a', namespace: 'nope' } }), 404, 'NotFound', 'namespaces "nope" not found');
-    expectStatus(() => s.store.create({ ...CM, metadata: { name: 'b', namespace: 'default', resourceVersion: '5' } }), 500, '', 'resourceVersion should not be set on objects to be created');
-    expectStatus(() => s.store.create({ ...CM, metadata: { name: 'Bad_Name', namespace: 'default' } }), 422, 'Invalid', /^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value/);
-    expectStatus(() => s.store.create({ ...CM, metadata: { namespace: 'default' } }), 422, 'Invalid', 'name or generateName is required');
+    expectStatus(
+      () => s.store.create({ ...CM, metadata: { name: 'a', namespace: 'default' } }),
+      409,
+      'AlreadyExists',
+      'configmaps "a" already exists',
+    );
+    expectStatus(
+      () => s.store.create({ ...CM, metadata: { name: 'a', namespace: 'nope' } }),
+      404,
+      'NotFound',
+      'namespaces "nope" not found',
+    );
+    expectStatus(
+      () => s.store.create({ ...CM, metadata: { name: 'b', namespace: 'default', resourceVersion: '5' } }),
+      500,
+      '',
+      'resourceVersion should not be set on objects to be created',
+    );
+    expectStatus(
+      () => s.store.create({ ...CM, metadata: { name: 'Bad_Name', namespace: 'default' } }),
+      422,
+      'Invalid',
+      /^ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value/,
+    );
+    expectStatus(
+      () => s.store.create({ ...CM, metadata: { namespace: 'default' } }),
+      422,
+      'Invalid',
+      'name or generateName is required',
+    );
   });
 });
 
@@ -86,10 +120,19 @@ describe('update', () => {
   it('restores system fields and refuses a different uid', () => {
     const { s } = sandbox();
     const a = s.store.create({ ...CM, metadata: { name: 'a', namespace: 'default' } });
-    const b = s.store.update({ ...a, metadata: { ...a.metadata, creationTimestamp: '2000-01-01T00:00:00Z', generation: 7 }, data: { x: '1' } });
+    const b = s.store.update({
+      ...a,
+      metadata: { ...a.metadata, creationTimestamp: '2000-01-01T00:00:00Z', generation: 7 },
+      data: { x: '1' },
+    });
     expect(b.metadata.creationTimestamp).toBe(a.metadata.creationTimestamp);
     expect(b.metadata.generation).toBeUndefined();
-    expectStatus(() => s.store.update({ ...b, metadata: { ...b.metadata, uid: 'other' } }), 422, 'Invalid', /field is immutable/);
+    expectStatus(
+      () => s.store.update({ ...b, metadata: { ...b.metadata, uid: 'other' } }),
+      422,
+      'Invalid',
+      /field is immutable/,
+    );
   });
 
   it('bumps Deployment generation on spec or annotation changes, never on status', () => {
@@ -111,7 +154,12 @@ describe('update', () => {
 
   it('creates Leases on update but not ConfigMaps', () => {
     const { s } = sandbox();
-    const lease = s.store.update({ apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name: 'l', namespace: 'default' }, spec: { holderIdentity: 'me' } });
+    const lease = s.store.update({
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: { name: 'l', namespace: 'default' },
+      spec: { holderIdentity: 'me' },
+    });
     expect(lease.metadata.uid).toBeDefined();
     expectStatus(() => s.store.update({ ...CM, metadata: { name: 'nope', namespace: 'default' } }), 404, 'NotFound');
   });
@@ -120,13 +168,21 @@ describe('update', () => {
 describe('delete and finalizers', () => {
   it('holds an object with finalizers until the last one is removed', () => {
     const { s } = sandbox();
-    const a = s.store.create({ ...CM, metadata: { name: 'a', namespace: 'default', finalizers: ['example.com/hold'] } });
+    const a = s.store.create({
+      ...CM,
+      metadata: { name: 'a', namespace: 'default', finalizers: ['example.com/hold'] },
+    });
     const r = s.store.delete(CM, 'a', 'default');
     expect(r.removed).toBe(false);
     const held = s.store.get(CM, 'a', 'default') as KubeObject;
     expect(held.metadata.deletionTimestamp).toBe('2026-01-01T00:00:00Z');
     expect(held.metadata.deletionGracePeriodSeconds).toBe(0);
-    expectStatus(() => s.store.update({ ...held, metadata: { ...held.metadata, finalizers: ['example.com/hold', 'x/y'] } }), 422, 'Invalid', /no new finalizers can be added/);
+    expectStatus(
+      () => s.store.update({ ...held, metadata: { ...held.metadata, finalizers: ['example.com/hold', 'x/y'] } }),
+      422,
+      'Invalid',
+      /no new finalizers can be added/,
+    );
     s.store.update({ ...held, metadata: { ...held.metadata, finalizers: [] } });
     expect(s.store.get(CM, 'a', 'default')).toBeUndefined();
     expect(a.metadata.uid).toBeDefined();
@@ -135,21 +191,42 @@ describe('delete and finalizers', () => {
   it('checks uid and resourceVersion preconditions', () => {
     const { s } = sandbox();
     s.store.create({ ...CM, metadata: { name: 'a', namespace: 'default' } });
-    expectStatus(() => s.store.delete(CM, 'a', 'default', { preconditions: { uid: 'x' } }), 409, 'Conflict', /Operation cannot be fulfilled on ConfigMap "a": the UID in the precondition \(x\)/);
+    expectStatus(
+      () => s.store.delete(CM, 'a', 'default', { preconditions: { uid: 'x' } }),
+      409,
+      'Conflict',
+      /Operation cannot be fulfilled on ConfigMap "a": the UID in the precondition \(x\)/,
+    );
   });
 
   it('answers a Success Status for configmaps and the object for pods', () => {
     const { s } = sandbox();
     const cm = s.store.create({ ...CM, metadata: { name: 'a', namespace: 'default' } });
-    expect(s.store.delete(CM, 'a', 'default').body).toMatchObject({ kind: 'Status', status: 'Success', details: { name: 'a', kind: 'configmaps', uid: cm.metadata.uid } });
-    s.store.create({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'x' }] } });
-    expect(s.store.delete({ apiVersion: 'v1', kind: 'Pod' }, 'p', 'default').body).toMatchObject({ kind: 'Pod', metadata: { name: 'p' } });
+    expect(s.store.delete(CM, 'a', 'default').body).toMatchObject({
+      kind: 'Status',
+      status: 'Success',
+      details: { name: 'a', kind: 'configmaps', uid: cm.metadata.uid },
+    });
+    s.store.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'x' }] },
+    });
+    expect(s.store.delete({ apiVersion: 'v1', kind: 'Pod' }, 'p', 'default').body).toMatchObject({
+      kind: 'Pod',
+      metadata: { name: 'p' },
+    });
   });
 
   it('keeps scheduled pods terminating for their grace period', () => {
     const { s } = sandbox();
     const POD = { apiVersion: 'v1', kind: 'Pod' };
-    s.store.create({ ...POD, metadata: { name: 'p', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] } });
+    s.store.create({
+      ...POD,
+      metadata: { name: 'p', namespace: 'default' },
+      spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'x' }] },
+    });
     const r = s.store.delete(POD, 'p', 'default');
     expect(r.removed).toBe(false);
     expect((r.body as KubeObject).metadata.deletionGracePeriodSeconds).toBe(30);
@@ -160,12 +237,22 @@ describe('delete and finalizers', () => {
   it('protects system namespaces and leaves deleted namespaces Terminating until emptied', async () => {
     const { s } = sandbox();
     const NS = { apiVersion: 'v1', kind: 'Namespace' };
-    expectStatus(() => s.store.delete(NS, 'default'), 403, 'Forbidden', 'namespaces "default" is forbidden: this namespace may not be deleted');
+    expectStatus(
+      () => s.store.delete(NS, 'default'),
+      403,
+      'Forbidden',
+      'namespaces "default" is forbidden: this namespace may not be deleted',
+    );
     s.store.create({ ...NS, metadata: { name: 'tmp' } });
     s.store.create({ ...CM, metadata: { name: 'a', namespace: 'tmp' } });
     const r = s.store.delete(NS, 'tmp');
     expect((r.body as KubeObject).status).toEqual({ phase: 'Terminating' });
-    expectStatus(() => s.store.create({ ...CM, metadata: { name: 'b', namespace: 'tmp' } }), 403, 'Forbidden', /because it is being terminated/);
+    expectStatus(
+      () => s.store.create({ ...CM, metadata: { name: 'b', namespace: 'tmp' } }),
+      403,
+      'Forbidden',
+      /because it is being terminated/,
+    );
     for (let i = 0; i < 5; i++) await flushMicrotasks();
     expect(s.store.get(NS, 'tmp')).toBeUndefined();
     expect(s.store.list(CM, { namespace: 'tmp' })).toEqual([]);
@@ -173,11 +260,24 @@ describe('delete and finalizers', () => {
 });
 
 describe('garbage collection', () => {
-  const owner = (s: SandboxServer) => s.store.create({ ...DEPLOY, metadata: { name: 'owner', namespace: 'default' }, spec: { replicas: 1 } });
+  const owner = (s: SandboxServer) =>
+    s.store.create({ ...DEPLOY, metadata: { name: 'owner', namespace: 'default' }, spec: { replicas: 1 } });
   const dependent = (s: SandboxServer, o: KubeObject, name: string, block = false) =>
     s.store.create({
       ...CM,
-      metadata: { name, namespace: 'default', ownerReferences: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'owner', uid: o.metadata.uid as string, ...(block ? { blockOwnerDeletion: true } : {}) }] },
+      metadata: {
+        name,
+        namespace: 'default',
+        ownerReferences: [
+          {
+            apiVersion: 'apps/v1',
+            kind: 'Deployment',
+            name: 'owner',
+            uid: o.metadata.uid as string,
+            ...(block ? { blockOwnerDeletion: true } : {}),
+          },
+        ],
+      },
     });
   const settle = async () => {
     for (let i = 0; i < 8; i++) await flushMicrotasks();

@@ -54,23 +54,26 @@ export class SandboxServer {
     this.host = opts.host ?? '127.0.0.1';
     this.port = opts.port ?? 0;
     const storage = new ObjectStorage({ clock, compactionWindowMs: opts.compactionWindow ?? 5 * 60_000 });
-    let controllers: BuiltinControllers | undefined;
     this.ctx = {
       storage,
       registry: this.registry,
       clock,
       random,
       newUid: defaultUid,
-      kickControllers: () => controllers?.kick(),
+      // Late-bound: the controllers need the context they are kicked through.
+      kickControllers: () => this.controllers?.kick(),
     };
     this.hub = new WatchHub(this.ctx, { bookmarkIntervalMs: opts.bookmarkIntervalMs ?? 60_000 });
-    controllers = new BuiltinControllers(this.ctx, this.hub, { garbageCollector: opts.garbageCollector ?? true });
-    this.controllers = controllers;
+    this.controllers = new BuiltinControllers(this.ctx, this.hub, { garbageCollector: opts.garbageCollector ?? true });
     this.faults = new FaultInjector({ clock, storage, hub: this.hub, random });
     this.store = new SandboxStore(this.ctx, this.hub);
     for (const t of builtinTypes()) this.registry.add(t);
     for (const ns of SYSTEM_NAMESPACES) {
-      createObject(this.ctx, this.registry.get('', 'v1', 'namespaces')!, undefined, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+      createObject(this.ctx, this.registry.get('', 'v1', 'namespaces')!, undefined, {
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name: ns },
+      });
     }
   }
 

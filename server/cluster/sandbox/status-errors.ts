@@ -18,7 +18,14 @@ export class StatusError extends Error {
   }
 
   toStatus(): KubeStatus {
-    const s: KubeStatus = { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: this.message, code: this.code };
+    const s: KubeStatus = {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: this.message,
+      code: this.code,
+    };
     if (this.reason) s.reason = this.reason;
     if (this.details && Object.keys(this.details).length > 0) s.details = this.details;
     return s;
@@ -62,10 +69,16 @@ export function newGenerateNameConflict(gr: GroupResource, name: string): Status
 }
 
 export function newConflict(gr: GroupResource, name: string, why: string): StatusError {
-  return new StatusError(409, 'Conflict', `Operation cannot be fulfilled on ${grString(gr)} "${name}": ${why}`, details(gr, name));
+  return new StatusError(
+    409,
+    'Conflict',
+    `Operation cannot be fulfilled on ${grString(gr)} "${name}": ${why}`,
+    details(gr, name),
+  );
 }
 
-export const OBJECT_MODIFIED = 'the object has been modified; please apply your changes to the latest version and try again';
+export const OBJECT_MODIFIED =
+  'the object has been modified; please apply your changes to the latest version and try again';
 
 export function newStaleConflict(gr: GroupResource, name: string): StatusError {
   return newConflict(gr, name, OBJECT_MODIFIED);
@@ -117,7 +130,14 @@ export function newTooLargeResourceVersion(requested: string, current: string): 
 
 /** One field.Error (apimachinery field/errors.go). */
 export interface FieldError {
-  type: 'FieldValueRequired' | 'FieldValueInvalid' | 'FieldValueNotSupported' | 'FieldValueForbidden' | 'FieldValueDuplicate' | 'FieldValueNotFound' | 'FieldValueTooLong';
+  type:
+    | 'FieldValueRequired'
+    | 'FieldValueInvalid'
+    | 'FieldValueNotSupported'
+    | 'FieldValueForbidden'
+    | 'FieldValueDuplicate'
+    | 'FieldValueNotFound'
+    | 'FieldValueTooLong';
   field: string;
   value?: unknown;
   detail?: string;
@@ -142,15 +162,32 @@ function printValue(v: unknown): string {
 /** Formats like field.Error.Error(): `spec.x: Invalid value: "v": detail`. */
 export function fieldErrorMessage(e: FieldError): string {
   let body = fieldTypeText[e.type];
-  const showsValue = e.type === 'FieldValueInvalid' || e.type === 'FieldValueNotSupported' || e.type === 'FieldValueDuplicate' || e.type === 'FieldValueNotFound';
+  const showsValue =
+    e.type === 'FieldValueInvalid' ||
+    e.type === 'FieldValueNotSupported' ||
+    e.type === 'FieldValueDuplicate' ||
+    e.type === 'FieldValueNotFound';
   if (showsValue && e.value !== undefined) body += `: ${printValue(e.value)}`;
   if (e.detail) body += `: ${e.detail}`;
   return `${e.field}: ${body}`;
 }
 
-export const required = (field: string, detail?: string): FieldError => ({ type: 'FieldValueRequired', field, ...(detail ? { detail } : {}) });
-export const invalid = (field: string, value: unknown, detail?: string): FieldError => ({ type: 'FieldValueInvalid', field, value, ...(detail ? { detail } : {}) });
-export const forbidden = (field: string, detail?: string): FieldError => ({ type: 'FieldValueForbidden', field, ...(detail ? { detail } : {}) });
+export const required = (field: string, detail?: string): FieldError => ({
+  type: 'FieldValueRequired',
+  field,
+  ...(detail ? { detail } : {}),
+});
+export const invalid = (field: string, value: unknown, detail?: string): FieldError => ({
+  type: 'FieldValueInvalid',
+  field,
+  value,
+  ...(detail ? { detail } : {}),
+});
+export const forbidden = (field: string, detail?: string): FieldError => ({
+  type: 'FieldValueForbidden',
+  field,
+  ...(detail ? { detail } : {}),
+});
 export const notSupported = (field: string, value: unknown, supported: string[]): FieldError => ({
   type: 'FieldValueNotSupported',
   field,
@@ -166,14 +203,21 @@ export function newInvalid(groupKind: { group: string; kind: string }, name: str
   const d: StatusDetails = {
     name,
     kind: groupKind.kind,
-    causes: errs.map((e) => ({ reason: e.type, message: fieldErrorMessage(e).slice(e.field.length + 2), field: e.field })),
+    causes: errs.map((e) => ({
+      reason: e.type,
+      message: fieldErrorMessage(e).slice(e.field.length + 2),
+      field: e.field,
+    })),
   };
   if (groupKind.group) d.group = groupKind.group;
   return new StatusError(422, 'Invalid', `${gk} "${name}" is invalid: ${joined}`, d);
 }
 
 /** Option validation failures: `ListOptions.meta.k8s.io "" is invalid: ...`. */
-export function newOptionsInvalid(kind: 'ListOptions' | 'CreateOptions' | 'PatchOptions' | 'DeleteOptions' | 'UpdateOptions', errs: FieldError[]): StatusError {
+export function newOptionsInvalid(
+  kind: 'ListOptions' | 'CreateOptions' | 'PatchOptions' | 'DeleteOptions' | 'UpdateOptions',
+  errs: FieldError[],
+): StatusError {
   return newInvalid({ group: 'meta.k8s.io', kind }, '', errs);
 }
 

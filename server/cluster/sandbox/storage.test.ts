@@ -3,7 +3,12 @@ import { FakeClock } from '../../runtime/testing/fake-clock';
 import { ObjectStorage, type StoredEvent } from './storage';
 import { StatusError } from './status-errors';
 
-const cm = (name: string, ns = 'default', data: Record<string, string> = {}) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: ns }, data });
+const cm = (name: string, ns = 'default', data: Record<string, string> = {}) => ({
+  apiVersion: 'v1',
+  kind: 'ConfigMap',
+  metadata: { name, namespace: ns },
+  data,
+});
 
 describe('ObjectStorage', () => {
   it('stamps one global, strictly increasing resourceVersion across kinds', () => {
@@ -11,7 +16,11 @@ describe('ObjectStorage', () => {
     const a = s.create('/configmaps', 'default/a', cm('a'));
     const b = s.create('/secrets', 'default/b', { metadata: { name: 'b' } });
     const a2 = s.update('/configmaps', 'default/a', { ...a, data: { x: '1' } });
-    expect([a.metadata.resourceVersion, b.metadata.resourceVersion, a2.metadata.resourceVersion]).toEqual(['1', '2', '3']);
+    expect([a.metadata.resourceVersion, b.metadata.resourceVersion, a2.metadata.resourceVersion]).toEqual([
+      '1',
+      '2',
+      '3',
+    ]);
     expect(s.currentRv).toBe(3);
   });
 
@@ -23,13 +32,19 @@ describe('ObjectStorage', () => {
     out.data = { k: 'changed too' };
     const got = s.get('/configmaps', 'default/a');
     expect(got?.data).toEqual({ k: 'v' });
-    (got as { data: Record<string, string> }).data.k = 'again';
+    (got as unknown as { data: Record<string, string> }).data.k = 'again';
     expect(s.get('/configmaps', 'default/a')?.data).toEqual({ k: 'v' });
   });
 
   it('lists in key order (namespace, then name) and filters by namespace', () => {
     const s = new ObjectStorage({ clock: new FakeClock() });
-    for (const [ns, n] of [['b', 'x'], ['a-b', 'z'], ['a', 'y'], ['a', 'b']] as const) s.create('/configmaps', `${ns}/${n}`, cm(n, ns));
+    for (const [ns, n] of [
+      ['b', 'x'],
+      ['a-b', 'z'],
+      ['a', 'y'],
+      ['a', 'b'],
+    ] as const)
+      s.create('/configmaps', `${ns}/${n}`, cm(n, ns));
     expect(s.list('/configmaps').keys).toEqual(['a-b/z', 'a/b', 'a/y', 'b/x']);
     expect(s.list('/configmaps', { namespace: 'a' }).items.map((o) => o.metadata.name)).toEqual(['b', 'y']);
   });

@@ -27,7 +27,8 @@ export interface ObjectStorageOptions {
 }
 
 export const grKey = (group: string, resource: string): string => `${group}/${resource}`;
-export const objectKey = (namespace: string | undefined, name: string): string => (namespace ? `${namespace}/${name}` : name);
+export const objectKey = (namespace: string | undefined, name: string): string =>
+  namespace ? `${namespace}/${name}` : name;
 
 /** Deep copy at every boundary so nobody can change stored state behind the server's back. */
 export const deepCopy = <T>(v: T): T => structuredClone(v);

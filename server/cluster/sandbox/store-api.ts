@@ -99,7 +99,14 @@ export class SandboxStore {
     return updateObject(this.ctx, t, obj.metadata.namespace, obj.metadata.name ?? '', obj, opts, 'status').object;
   }
 
-  patch(ref: TypeRef, name: string, namespace: string | undefined, type: PatchType, patch: unknown, opts: WriteOptions & { subresource?: 'status' } = {}): KubeObject {
+  patch(
+    ref: TypeRef,
+    name: string,
+    namespace: string | undefined,
+    type: PatchType,
+    patch: unknown,
+    opts: WriteOptions & { subresource?: 'status' } = {},
+  ): KubeObject {
     const t = this.resolve(ref);
     return patchObject(this.ctx, t, namespace, name, type, structuredClone(patch), opts, opts.subresource);
   }

@@ -22,8 +22,21 @@ const age = (o: KubeObject, now: number): string => {
   const t = o.metadata.creationTimestamp ? Date.parse(o.metadata.creationTimestamp) : NaN;
   return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
 };
-const name: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0, cell: (o) => o.metadata.name ?? '' };
-const ageCol: Column = { name: 'Age', type: 'string', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0, cell: age };
+const name: Column = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description: 'Name must be unique within a namespace.',
+  priority: 0,
+  cell: (o) => o.metadata.name ?? '',
+};
+const ageCol: Column = {
+  name: 'Age',
+  type: 'string',
+  description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+  priority: 0,
+  cell: age,
+};
 const rec = (v: unknown): Record<string, unknown> => (isObject(v) ? v : {});
 const arr = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? (v as Record<string, unknown>[]) : []);
 
@@ -31,13 +44,34 @@ function podColumns(): Column[] {
   const statuses = (o: KubeObject): Record<string, unknown>[] => arr(rec(o.status).containerStatuses);
   return [
     name,
-    { name: 'Ready', type: 'string', priority: 0, cell: (o) => `${statuses(o).filter((s) => s.ready === true).length}/${arr(rec(o.spec).containers).length}` },
-    { name: 'Status', type: 'string', priority: 0, cell: (o) => (o.metadata.deletionTimestamp ? 'Terminating' : String(rec(o.status).reason ?? rec(o.status).phase ?? '')) },
-    { name: 'Restarts', type: 'string', priority: 0, cell: (o) => String(statuses(o).reduce((n, s) => n + Number(s.restartCount ?? 0), 0)) },
+    {
+      name: 'Ready',
+      type: 'string',
+      priority: 0,
+      cell: (o) => `${statuses(o).filter((s) => s.ready === true).length}/${arr(rec(o.spec).containers).length}`,
+    },
+    {
+      name: 'Status',
+      type: 'string',
+      priority: 0,
+      cell: (o) =>
+        o.metadata.deletionTimestamp ? 'Terminating' : String(rec(o.status).reason ?? rec(o.status).phase ?? ''),
+    },
+    {
+      name: 'Restarts',
+      type: 'string',
+      priority: 0,
+      cell: (o) => String(statuses(o).reduce((n, s) => n + Number(s.restartCount ?? 0), 0)),
+    },
     ageCol,
     { name: 'IP', type: 'string', priority: 1, cell: (o) => String(rec(o.status).podIP ?? '<none>') },
     { name: 'Node', type: 'string', priority: 1, cell: (o) => String(rec(o.spec).nodeName ?? '<none>') },
-    { name: 'Nominated Node', type: 'string', priority: 1, cell: (o) => String(rec(o.status).nominatedNodeName ?? '<none>') },
+    {
+      name: 'Nominated Node',
+      type: 'string',
+      priority: 1,
+      cell: (o) => String(rec(o.status).nominatedNodeName ?? '<none>'),
+    },
     { name: 'Readiness Gates', type: 'string', priority: 1, cell: () => '<none>' },
   ];
 }
@@ -82,16 +116,50 @@ function columnsFor(type: ResourceType): Column[] {
       case 'pods':
         return podColumns();
       case 'namespaces':
-        return [name, { name: 'Status', type: 'string', priority: 0, cell: (o) => String(rec(o.status).phase ?? '') }, ageCol];
+        return [
+          name,
+          { name: 'Status', type: 'string', priority: 0, cell: (o) => String(rec(o.status).phase ?? '') },
+          ageCol,
+        ];
       case 'configmaps':
-        return [name, { name: 'Data', type: 'integer', priority: 0, cell: (o) => Object.keys(rec(o.data)).length + Object.keys(rec(o.binaryData)).length }, ageCol];
+        return [
+          name,
+          {
+            name: 'Data',
+            type: 'integer',
+            priority: 0,
+            cell: (o) => Object.keys(rec(o.data)).length + Object.keys(rec(o.binaryData)).length,
+          },
+          ageCol,
+        ];
       case 'nodes':
-        return [name, { name: 'Status', type: 'string', priority: 0, cell: (o) => (arr(rec(o.status).conditions).some((c) => c.type === 'Ready' && c.status === 'True') ? 'Ready' : 'NotReady') }, ageCol];
+        return [
+          name,
+          {
+            name: 'Status',
+            type: 'string',
+            priority: 0,
+            cell: (o) =>
+              arr(rec(o.status).conditions).some((c) => c.type === 'Ready' && c.status === 'True')
+                ? 'Ready'
+                : 'NotReady',
+          },
+          ageCol,
+        ];
     }
   }
   if (type.group === 'apps' && type.resource === 'deployments') return workloadColumns('Deployment');
   if (type.group === 'apps' && type.resource === 'replicasets') return workloadColumns('ReplicaSet');
-  return [name, { name: 'Created At', type: 'date', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0, cell: (o) => o.metadata.creationTimestamp ?? '' }];
+  return [
+    name,
+    {
+      name: 'Created At',
+      type: 'date',
+      description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+      priority: 0,
+      cell: (o) => o.metadata.creationTimestamp ?? '',
+    },
+  ];
 }
 
 function rowObject(o: KubeObject, include: IncludeObject): KubeObject | undefined {
@@ -111,7 +179,13 @@ export function toTable(type: ResourceType, objects: KubeObject[], opts: TableOp
   const cols = columnsFor(type);
   const table: Record<string, unknown> = { kind: 'Table', apiVersion: 'meta.k8s.io/v1', metadata: opts.listMeta ?? {} };
   if (opts.withColumns !== false) {
-    table.columnDefinitions = cols.map((c) => ({ name: c.name, type: c.type, format: c.format ?? '', description: c.description ?? '', priority: c.priority ?? 0 }));
+    table.columnDefinitions = cols.map((c) => ({
+      name: c.name,
+      type: c.type,
+      format: c.format ?? '',
+      description: c.description ?? '',
+      priority: c.priority ?? 0,
+    }));
   }
   table.rows = objects.map((o) => {
     const row: Record<string, unknown> = { cells: cols.map((c) => c.cell(o, opts.now)) };

@@ -45,7 +45,9 @@ export function updateObject(
   }
   if (!rv) {
     if (!type.allowUnconditionalUpdate) {
-      throw newInvalid({ group: type.group, kind: type.resource }, name, [invalid('metadata.resourceVersion', 0, 'must be specified for an update')]);
+      throw newInvalid({ group: type.group, kind: type.resource }, name, [
+        invalid('metadata.resourceVersion', 0, 'must be specified for an update'),
+      ]);
     }
   } else if (rv !== stored.metadata.resourceVersion) {
     throw newStaleConflict({ group: type.group, resource: type.resource }, name);
@@ -54,12 +56,21 @@ export function updateObject(
 }
 
 /** Builds the object to store from the request's version, per the strategy rules; shared with PATCH. */
-export function commitUpdate(ctx: SandboxContext, type: ResourceType, stored: KubeObject, incoming: KubeObject, opts: WriteOptions, sub?: Subresource): KubeObject {
+export function commitUpdate(
+  ctx: SandboxContext,
+  type: ResourceType,
+  stored: KubeObject,
+  incoming: KubeObject,
+  opts: WriteOptions,
+  sub?: Subresource,
+): KubeObject {
   const name = stored.metadata.name ?? '';
   const sm = stored.metadata;
   const im = incoming.metadata;
   if (im.uid && im.uid !== sm.uid) {
-    throw newInvalid({ group: type.group, kind: type.kind }, name, [invalid('metadata.uid', im.uid, 'field is immutable')]);
+    throw newInvalid({ group: type.group, kind: type.kind }, name, [
+      invalid('metadata.uid', im.uid, 'field is immutable'),
+    ]);
   }
   let next: KubeObject;
   if (sub === 'status') {
@@ -115,14 +126,17 @@ export function commitUpdate(ctx: SandboxContext, type: ResourceType, stored: Ku
   }
   if (isCrdType(type) && !sub) prepareCrd(next, ctx.clock.now());
 
-  const unchanged = deepEqual(next, withTypeMeta(stored, type)) || deepEqual({ ...next, apiVersion: stored.apiVersion, kind: stored.kind }, stored);
+  const unchanged =
+    deepEqual(next, withTypeMeta(stored, type)) ||
+    deepEqual({ ...next, apiVersion: stored.apiVersion, kind: stored.kind }, stored);
   if (unchanged) return withTypeMeta(stored, type);
   if (opts.dryRun) return next;
 
   const gr = grOf(type);
   const key = objectKey(sm.namespace, name);
   const graceDone = nm.deletionGracePeriodSeconds === undefined || nm.deletionGracePeriodSeconds === 0;
-  const nsDone = !isNamespaceType(type) || ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length === 0;
+  const nsDone =
+    !isNamespaceType(type) || ((next.spec as { finalizers?: string[] } | undefined)?.finalizers ?? []).length === 0;
   if (nm.deletionTimestamp && (nm.finalizers ?? []).length === 0 && graceDone && nsDone) {
     // Removing the last finalizer of an object being deleted removes it (store.go deleteForEmptyFinalizers).
     const last = ctx.storage.delete(gr, key) as KubeObject;
@@ -153,7 +167,11 @@ function generationChanged(type: ResourceType, a: KubeObject, b: KubeObject): bo
   }
 }
 
-function setOrDelete<K extends keyof KubeObject['metadata']>(m: KubeObject['metadata'], k: K, v: KubeObject['metadata'][K]): void {
+function setOrDelete<K extends keyof KubeObject['metadata']>(
+  m: KubeObject['metadata'],
+  k: K,
+  v: KubeObject['metadata'][K],
+): void {
   if (v === undefined) delete m[k];
   else m[k] = v;
 }

@@ -40,7 +40,8 @@ export function generateName(prefix: string, random: () => number): string {
 /** The spec-like part of an object: everything outside metadata, kind, apiVersion and status. */
 export function specPart(o: KubeObject): JsonObject {
   const out: JsonObject = {};
-  for (const [k, v] of Object.entries(o)) if (k !== 'metadata' && k !== 'kind' && k !== 'apiVersion' && k !== 'status') out[k] = v;
+  for (const [k, v] of Object.entries(o))
+    if (k !== 'metadata' && k !== 'kind' && k !== 'apiVersion' && k !== 'status') out[k] = v;
   return out;
 }
 

@@ -55,6 +55,9 @@ export function throwIfInvalid(type: ResourceType, name: string, errs: FieldErro
 export function newFinalizersForbidden(type: ResourceType, name: string, added: string[]): never {
   const list = `[]string{${added.map((f) => JSON.stringify(f)).join(', ')}}`;
   throw newInvalid({ group: type.group, kind: type.kind }, name, [
-    forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`),
+    forbidden(
+      'metadata.finalizers',
+      `no new finalizers can be added if the object is being deleted, found new finalizers ${list}`,
+    ),
   ]);
 }

@@ -21,7 +21,11 @@ afterEach(async () => {
 });
 
 const summary = (events: WatchEvent[]) =>
-  events.map((e) => (e.type === 'ERROR' ? `ERROR ${(e.object as KubeStatus).code}` : `${e.type} ${(e.object as KubeObject).metadata.name ?? ''}@${(e.object as KubeObject).metadata.resourceVersion}`));
+  events.map((e) =>
+    e.type === 'ERROR'
+      ? `ERROR ${(e.object as KubeStatus).code}`
+      : `${e.type} ${(e.object as KubeObject).metadata.name ?? ''}@${(e.object as KubeObject).metadata.resourceVersion}`,
+  );
 
 describe('watch', () => {
   it('replays every change after the given resourceVersion, then streams new ones', async () => {
@@ -55,7 +59,11 @@ describe('watch', () => {
     const a2 = s.store.update({ ...a, metadata: { ...a.metadata, labels: { app: 'x' } } });
     const a3 = s.store.update({ ...a2, data: { k: 'v' } });
     const a4 = s.store.update({ ...a3, metadata: { ...a3.metadata, labels: { app: 'y' } } });
-    expect(summary(events)).toEqual([`ADDED a@${a2.metadata.resourceVersion}`, `MODIFIED a@${a3.metadata.resourceVersion}`, `DELETED a@${a4.metadata.resourceVersion}`]);
+    expect(summary(events)).toEqual([
+      `ADDED a@${a2.metadata.resourceVersion}`,
+      `MODIFIED a@${a3.metadata.resourceVersion}`,
+      `DELETED a@${a4.metadata.resourceVersion}`,
+    ]);
     // The DELETED object is the previous state (still labelled app=x) at the new revision.
     expect((events[2]?.object as KubeObject).metadata.labels).toEqual({ app: 'x' });
   });
@@ -68,7 +76,10 @@ describe('watch', () => {
     s.store.create({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' } });
     clock.step(1000);
     expect(events).toHaveLength(1);
-    expect(events[0]).toEqual({ type: 'BOOKMARK', object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: s.store.resourceVersion } } });
+    expect(events[0]).toEqual({
+      type: 'BOOKMARK',
+      object: { kind: 'ConfigMap', apiVersion: 'v1', metadata: { resourceVersion: s.store.resourceVersion } },
+    });
     clock.step(1000);
     expect(events).toHaveLength(2);
   });
@@ -90,7 +101,12 @@ describe('watch', () => {
     s.faults.compactNow();
     const events: WatchEvent[] = [];
     let ended = false;
-    s.store.watch(CM, { resourceVersion: a.metadata.resourceVersion }, (e) => events.push(e), () => (ended = true));
+    s.store.watch(
+      CM,
+      { resourceVersion: a.metadata.resourceVersion },
+      (e) => events.push(e),
+      () => (ended = true),
+    );
     await Promise.resolve();
     expect(summary(events)).toEqual(['ERROR 410']);
     expect((events[0]?.object as KubeStatus).reason).toBe('Expired');
@@ -100,8 +116,18 @@ describe('watch', () => {
   it('closeAllWatches ends every stream', async () => {
     const { s } = sandbox();
     let ended = 0;
-    s.store.watch(CM, {}, () => {}, () => ended++);
-    s.store.watch(CM, {}, () => {}, () => ended++);
+    s.store.watch(
+      CM,
+      {},
+      () => {},
+      () => ended++,
+    );
+    s.store.watch(
+      CM,
+      {},
+      () => {},
+      () => ended++,
+    );
     await Promise.resolve();
     expect(s.openWatches).toBe(2);
     expect(s.faults.closeAllWatches()).toBe(2);

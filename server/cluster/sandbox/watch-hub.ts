@@ -72,7 +72,10 @@ class Watcher implements WatchHandle {
       if (initial) {
         this.floorRv = ctx.storage.currentRv;
         this.unsubscribe = ctx.storage.subscribe((e) => this.onEvent(e));
-        const { items } = ctx.storage.list(this.gr, spec.type.namespaced && spec.namespace ? { namespace: spec.namespace } : {});
+        const { items } = ctx.storage.list(
+          this.gr,
+          spec.type.namespaced && spec.namespace ? { namespace: spec.namespace } : {},
+        );
         for (const o of items) if (spec.matches(withTypeMeta(o, spec.type))) this.emit('ADDED', o);
         if (spec.allowWatchBookmarks) this.bookmark(true);
       } else {
@@ -142,7 +145,10 @@ class Watcher implements WatchHandle {
   private bookmark(initialEnd: boolean): void {
     const metadata: KubeObject['metadata'] = { resourceVersion: String(this.ctx.storage.currentRv) };
     if (initialEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
-    this.sink.send({ type: 'BOOKMARK', object: { kind: this.spec.type.kind, apiVersion: apiVersionOf(this.spec.type), metadata } });
+    this.sink.send({
+      type: 'BOOKMARK',
+      object: { kind: this.spec.type.kind, apiVersion: apiVersionOf(this.spec.type), metadata },
+    });
   }
 
   private fail(status: KubeStatus): void {

@@ -38,7 +38,11 @@ export interface WatchStream {
   close(): void;
 }
 
-export async function openWatch(base: string, path: string, headers: Record<string, string> = {}): Promise<WatchStream> {
+export async function openWatch(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<WatchStream> {
   const ctrl = new AbortController();
   const res = await fetch(base + path, { signal: ctrl.signal, headers });
   const reader = res.body!.getReader();
