@@ -3,11 +3,16 @@
 // call (a SelfSubjectAccessReview, or a list when the server has no authorization API). Every failure
 // becomes a ClusterConnectError whose message says what went wrong and what to do.
 import type { GroupVersionResource } from '../../shared/models/object';
-import type { GetConfigOptions, RestConfig } from '../runtime/client/config';
-import { ConfigError, getConfig } from '../runtime/client/config';
-import { groupResourceString, resourcePath } from '../runtime/client/gvk';
-import { HttpClient, TransportReason } from '../runtime/client/http';
-import { ApiError, errorMessage } from '../runtime/util/errors';
+import type { GetConfigOptions, RestConfig } from '../runtime/client';
+import {
+  ConfigError,
+  getConfig,
+  groupResourceString,
+  HttpClient,
+  resourcePath,
+  TransportReason,
+} from '../runtime/client';
+import { ApiError, errorMessage } from '../runtime';
 
 export type ClusterConnectReason =
   ConfigError['reason'] | 'Unreachable' | 'TLSError' | 'Unauthorized' | 'Forbidden' | 'ServerError';
