@@ -85,10 +85,14 @@ export interface WorkloadStopCommand {
   type: 'workload.stop';
 }
 
-/** Replay only: play at 1x, 10x or as fast as possible, pause, or seek to a sequence number. */
-export interface ReplayCommand {
-  type: 'replay.play' | 'replay.pause';
+/** Replay only: play at 1x, 10x or as fast as possible (default: the current speed). */
+export interface ReplayPlayCommand {
+  type: 'replay.play';
   speed?: ReplaySpeed;
+}
+
+export interface ReplayPauseCommand {
+  type: 'replay.pause';
 }
 
 export interface ReplaySeekCommand {
@@ -108,7 +112,8 @@ export type Command =
   | FaultClearCommand
   | WorkloadSetCommand
   | WorkloadStopCommand
-  | ReplayCommand
+  | ReplayPlayCommand
+  | ReplayPauseCommand
   | ReplaySeekCommand;
 
 export type CommandType = Command['type'];

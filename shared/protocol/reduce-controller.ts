@@ -151,10 +151,13 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
   switch (ev.kind) {
     case 'queue.add': {
       c.adds++;
-      d.child(c, 'causes')[ev.cause.type]++;
       k.adds++;
-      absorb(d, k, ev.cause);
-      if (!ev.queued) c.dedupedAdds++;
+      // A matured delayed entry's causes were absorbed when its queue.addAfter events arrived.
+      if (!ev.matured) {
+        d.child(c, 'causes')[ev.cause.type]++;
+        absorb(d, k, ev.cause);
+      }
+      if (!ev.queued && !ev.matured) c.dedupedAdds++;
       if (ev.dirtyWhileProcessing) {
         k.dirty = true;
         setState(k, 'processing', ev.ts);

@@ -289,6 +289,29 @@ describe('controller view', () => {
     expect(c?.lastError).toBe('conflict');
   });
 
+  it("does not absorb a matured delayed entry's cause twice", () => {
+    const s = new EventScript();
+    const depth = { ready: 0, waiting: 1, processing: 0 };
+    const cause = { type: 'requeueAfter' as const };
+    s.emit({ kind: 'queue.addAfter', queue: 'c', key: 'k', cause, delayMs: 10, readyAt: s.ts + 10, depth });
+    s.advance(10);
+    s.emit({
+      kind: 'queue.add',
+      queue: 'c',
+      key: 'k',
+      cause,
+      queued: true,
+      dirtyWhileProcessing: false,
+      matured: true,
+      depth: { ...depth, waiting: 0, ready: 1 },
+    });
+    const c = reduce(createView(), s.events).controllers.c;
+    expect(c?.keys.k?.pendingCauses).toEqual([cause]);
+    expect(c?.keys.k?.state).toBe('ready');
+    expect(c?.causes.requeueAfter).toBe(1);
+    expect(c?.adds).toBe(1);
+  });
+
   it('shows a worker busy between reconcile start and end', () => {
     const s = new EventScript();
     s.emit({ kind: 'reconcile.start', controller: 'c', key: 'k', worker: 2, causes: [], attempt: 1 });
