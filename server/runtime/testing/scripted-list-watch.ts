@@ -62,13 +62,16 @@ export const tooLargeResourceVersionError = (rv: string | number, current: numbe
     ]),
   );
 
-class ScriptedWatch<T extends KubeObject> implements WatchStream<T> {
+/** A watch stream a test can feed by hand (push, end) and inspect (stopped). */
+export class ScriptedWatch<T extends KubeObject = KubeObject> implements WatchStream<T> {
   private buffer: WatchEvent<T>[] = [];
   private wake: (() => void) | undefined;
   private ended = false;
   private timer: TimerHandle | undefined;
+  /** true once the client called stop(). */
+  stopped = false;
 
-  constructor(private readonly onStop: (w: ScriptedWatch<T>) => void) {}
+  constructor(private readonly onStop: (w: ScriptedWatch<T>) => void = () => {}) {}
 
   setTimer(t: TimerHandle): void {
     this.timer = t;
@@ -95,6 +98,7 @@ class ScriptedWatch<T extends KubeObject> implements WatchStream<T> {
 
   /** Client-side stop: nothing more is delivered. */
   stop(): void {
+    this.stopped = true;
     this.buffer = [];
     this.end();
   }
