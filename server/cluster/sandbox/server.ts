@@ -140,6 +140,8 @@ export class SandboxServer {
       `- name: ${name}`,
       '  cluster:',
       `    server: ${this.url}`,
+      // client-node refuses plain http unless TLS verification is marked as skipped.
+      '    insecure-skip-tls-verify: true',
       'contexts:',
       `- name: ${name}`,
       '  context:',
