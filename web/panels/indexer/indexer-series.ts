@@ -25,7 +25,12 @@ export function knownKeys(view: RuntimeView, informer: string, search = '', limi
   }
   for (const c of Object.values(view.controllers)) {
     if (c.forKind !== informer) continue;
-    for (const k of Object.keys(c.keys)) if (!deleted.has(k)) keys.add(k);
+    for (const k of Object.values(c.keys)) {
+      // A queue key outlives its object; the last event it saw tells whether the object is still there.
+      const causes = k.pendingCauses.length > 0 ? k.pendingCauses : (k.lastReconcile?.causes ?? []);
+      const lastEvent = causes.filter((x) => x.eventType !== undefined).pop();
+      if (!deleted.has(k.key) && lastEvent?.eventType !== 'delete') keys.add(k.key);
+    }
   }
   const q = search.trim().toLowerCase();
   return [...keys]

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { App } from './App';
+import { RuntimeStore } from './client/runtime-store';
+import { fixtureView } from './fixtures/fixture-view';
+import { renderText, storeWith } from './fixtures/render';
+
+describe('App shell', () => {
+  it('shows the live pill, stream numbers and nav badges for errors and hot loops', () => {
+    const store = storeWith(fixtureView());
+    store.setStatus({ state: 'live' });
+    const t = renderText(<App />, store);
+    expect(t).toContain('LIVE');
+    expect(t).toContain(`seq ${fixtureView().lastSeq}`);
+    expect(t).toContain('1 hot');
+    expect(t).toContain('Pipeline');
+  });
+
+  it('opens the panel named by the hash', () => {
+    const t = renderText(<App serverHash="#/workqueue?controller=flaky" />, storeWith(fixtureView()));
+    expect(t).toContain('rate-limiting queue “flaky”');
+  });
+
+  it('says so when there is no connection, keeping the last data', () => {
+    const store = storeWith(fixtureView());
+    store.setStatus({ state: 'disconnected', since: Date.now(), error: 'transport close', attempt: 3 });
+    const t = renderText(<App />, store);
+    expect(t).toContain('OFFLINE');
+    expect(t).toContain('No connection to the controller-scope server');
+    expect(t).toContain('attempt 3');
+    expect(t).toContain('Showing the last data received');
+  });
+
+  it('asks for a reload on a protocol version mismatch', () => {
+    const store = new RuntimeStore();
+    store.setStatus({ state: 'incompatible', serverVersion: 2, clientVersion: 1, message: 'Reload the page.' });
+    const t = renderText(<App />, store);
+    expect(t).toContain('VERSION MISMATCH');
+    expect(t).toContain('protocol v1, the server speaks v2');
+    expect(t).toContain('Reload');
+  });
+
+  it('marks a replay as recorded, not live', () => {
+    const store = storeWith(fixtureView());
+    store.setStatus({ state: 'replaying', source: 'incident.jsonl' });
+    const t = renderText(<App />, store);
+    expect(t).toContain('REPLAY');
+    expect(t).toContain('Replay of incident.jsonl');
+  });
+});

@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { fixtureView } from '../../fixtures/fixture-view';
+import { latestJourney } from './learn-series';
+
+describe('latestJourney', () => {
+  const view = fixtureView();
+
+  it('follows one object from the watch event to the end of its reconcile, in order', () => {
+    const j = latestJourney(view.log, 'pod-counter');
+    expect(j).toBeDefined();
+    const blocks = j?.steps.map((s) => s.block) ?? [];
+    expect(blocks[0]).toBe('Reflector');
+    const order = ['Reflector', 'DeltaFIFO', 'Indexer', 'Informer', 'Handler', 'Workqueue', 'Worker', 'Reconciler'];
+    let last = -1;
+    for (const b of order) {
+      const i = blocks.indexOf(b as (typeof blocks)[number]);
+      expect(i, b).toBeGreaterThan(last);
+      last = i;
+    }
+    expect(j?.steps.every((s, i, a) => i === 0 || (a[i - 1]?.seq ?? 0) < s.seq)).toBe(true);
+  });
+
+  it('only includes events of the chosen controller', () => {
+    const j = latestJourney(view.log, 'pod-counter');
+    for (const s of j?.steps ?? []) expect(s.text).not.toMatch(/^(flaky|hot-loop):/);
+  });
+
+  it('passes over skipped (hot-looping) keys', () => {
+    const j = latestJourney(view.log, 'hot-loop', new Set(['default/web-001']));
+    expect(j?.key).not.toBe('default/web-001');
+  });
+
+  it('is undefined before any reconcile ended', () => {
+    expect(latestJourney([])).toBeUndefined();
+  });
+});

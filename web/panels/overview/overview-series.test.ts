@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import type { ControllerView, InformerView } from '../../../shared/protocol/view';
+import { newController } from '../../../shared/protocol/reduce-controller';
+import { fixtureView } from '../../fixtures/fixture-view';
+import { buildPipeline, controllerSources } from './overview-series';
+
+describe('buildPipeline', () => {
+  const view = fixtureView();
+  const p = buildPipeline(view);
+
+  it('has one lane per informer and per controller, sorted by name', () => {
+    expect(p.informers.map((l) => l.id)).toEqual(['apps/v1/ReplicaSet', 'v1/Pod']);
+    expect(p.controllers.map((l) => l.name)).toEqual(['flaky', 'hot-loop', 'pod-counter']);
+  });
+
+  it('wires each controller to the informer it watches', () => {
+    for (const c of p.controllers) expect(c.sources).toEqual(['v1/Pod']);
+  });
+
+  it('carries live counts and flow rates for the boxes and arrows', () => {
+    const pods = p.informers.find((l) => l.id === 'v1/Pod');
+    expect(pods?.synced).toBe(true);
+    expect(pods?.storeSize).toBe(view.informers['v1/Pod']?.storeSize);
+    expect(pods?.watchRate).toBeGreaterThan(0);
+    expect(pods?.handlers).toEqual(['pod-counter', 'flaky', 'hot-loop']);
+    const hot = p.controllers.find((c) => c.name === 'hot-loop');
+    expect(hot?.hotLoops).toBe(1);
+    expect(hot?.tone).toBe('err');
+    expect(p.totals.hotLoops).toBe(1);
+    expect(p.totals.synced).toBe(2);
+  });
+
+  it('marks a controller with errors but no hot loop as a warning', () => {
+    expect(p.controllers.find((c) => c.name === 'flaky')?.tone).toBe('warn');
+  });
+});
+
+describe('controllerSources', () => {
+  it('uses For(), the informer handler list and the kinds handlers saw', () => {
+    const c: ControllerView = {
+      ...newController('x', 0),
+      forKind: 'v1/Pod',
+      watches: ['apps/v1/ReplicaSet', 'v1/Secret'],
+    };
+    const informers = [
+      { id: 'v1/Pod', handlers: [] },
+      { id: 'apps/v1/ReplicaSet', handlers: [] },
+    ] as unknown as InformerView[];
+    expect(controllerSources(c, informers)).toEqual(['v1/Pod', 'apps/v1/ReplicaSet']);
+  });
+});

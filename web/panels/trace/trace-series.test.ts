@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import type { ControllerView, KeyView } from '../../../shared/protocol/view';
+import { fixtureView } from '../../fixtures/fixture-view';
+import { cadenceSeries, describeCause, groupCauses, interestingKeys, traceEntries, writesForKey } from './trace-series';
+
+const pod = { gvk: 'v1/Pod', namespace: 'default', name: 'web-1', resourceVersion: '42' };
+
+describe('causes', () => {
+  it('describes a cause in one line', () => {
+    expect(describeCause({ type: 'event', eventType: 'update', source: pod })).toBe(
+      'event update v1/Pod default/web-1 @rv 42',
+    );
+    expect(describeCause({ type: 'errorBackoff', detail: 'boom' })).toBe('errorBackoff — boom');
+  });
+
+  it('keeps every cause, collapsing identical ones with a count', () => {
+    const g = groupCauses([
+      { type: 'event', eventType: 'update', source: pod },
+      { type: 'requeueAfter' },
+      { type: 'event', eventType: 'update', source: pod },
+    ]);
+    expect(g.map((x) => [x.type, x.count])).toEqual([
+      ['event', 2],
+      ['requeueAfter', 1],
+    ]);
+  });
+});
+
+describe('a hot-looping key in the synthetic session', () => {
+  const view = fixtureView();
+  const c = view.controllers['hot-loop'] as ControllerView;
+  const k = c.keys['default/web-001'] as KeyView;
+
+  it('is traced first', () => {
+    expect(interestingKeys(c)[0]).toBe('default/web-001');
+  });
+
+  it('shows each reconcile newest first with its self-caused trigger marked', () => {
+    const entries = traceEntries(k);
+    expect(entries[0]?.rec.seq).toBeGreaterThan(entries[1]?.rec.seq ?? Infinity);
+    const self = entries.find((e) => e.rec.selfCaused);
+    expect(self?.causes.some((g) => g.self)).toBe(true);
+  });
+
+  it('lists the controller’s own writes to the object', () => {
+    expect(writesForKey(c, k.key)[0]?.verb).toBe('updateStatus');
+  });
+
+  it('charts the cadence with self-caused reconciles', () => {
+    const pts = cadenceSeries(k);
+    expect(pts.reduce((s, p) => s + (p.reconciles ?? 0), 0)).toBe(k.history.length);
+    expect(pts.reduce((s, p) => s + (p.selfCaused ?? 0), 0)).toBeGreaterThan(0);
+  });
+});
