@@ -12,6 +12,7 @@ import {
   isResourceExpired,
   isUnauthorized,
 } from '../util/errors';
+import { realClock } from '../util/clock';
 import { getConfig, RestConfig } from './config';
 import { HttpClient, TransportReason } from './http';
 import type { TestServer } from './test-server';
@@ -126,9 +127,45 @@ describe('HttpClient JSON requests', () => {
       res.writeHead(429, { 'Retry-After': '3' });
       res.end('slow down');
     });
-    const err = await rejection(new HttpClient({ config: configFor(s) }).request({ path: '/x' }));
+    const err = await rejection(new HttpClient({ config: configFor(s), maxRetries: 0 }).request({ path: '/x' }));
     expect(err.reason).toBe('TooManyRequests');
     expect(err.status?.details?.retryAfterSeconds).toBe(3);
+  });
+
+  it('retries 429 and 5xx carrying Retry-After, waiting on the clock, up to maxRetries', async () => {
+    let calls = 0;
+    const s = await serve((_req, res) => {
+      calls++;
+      if (calls === 1)
+        return sendJson(
+          res,
+          429,
+          { ...status(429, 'TooManyRequests', 'slow down'), details: { retryAfterSeconds: 2 } },
+          { 'Retry-After': '2' },
+        );
+      if (calls === 2) return sendJson(res, 503, status(503, 'ServiceUnavailable', 'busy'), { 'Retry-After': '1' });
+      sendJson(res, 200, { ok: true });
+    });
+    const slept: number[] = [];
+    const clock = { ...realClock, sleep: async (ms: number) => void slept.push(ms) };
+    expect(await new HttpClient({ config: configFor(s), clock }).request({ path: '/x' })).toEqual({ ok: true });
+    expect(slept).toEqual([2000, 1000]);
+    calls = 0;
+    slept.length = 0;
+    const err = await rejection(new HttpClient({ config: configFor(s), clock, maxRetries: 1 }).request({ path: '/x' }));
+    expect(err.reason).toBe('ServiceUnavailable');
+    expect(slept).toEqual([2000]);
+  });
+
+  it('does not retry a 5xx without Retry-After', async () => {
+    let calls = 0;
+    const s = await serve((_req, res) => {
+      calls++;
+      sendJson(res, 500, status(500, 'InternalError', 'Internal error occurred: boom'));
+    });
+    const err = await rejection(new HttpClient({ config: configFor(s) }).request({ path: '/x' }));
+    expect(err).toMatchObject({ code: 500, reason: 'InternalError' });
+    expect(calls).toBe(1);
   });
 
   it('explains a 401: which server and context rejected the credentials', async () => {

@@ -8,6 +8,7 @@ import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import type { KubeStatus } from '../../../shared/models/object';
 import type { Clock } from '../util/clock';
+import { realClock } from '../util/clock';
 import { ApiError } from '../util/errors';
 import type { RestConfig } from './config';
 import { TokenBucketRateLimiter } from './flowcontrol';
@@ -43,18 +44,30 @@ export const TransportReason = {
 
 export interface HttpClientOptions {
   config: RestConfig;
-  /** For the client-side rate limiter; default realClock. */
+  /** For the client-side rate limiter and Retry-After waits; default realClock. */
   clock?: Clock;
+  /**
+   * How often a 429, or a 5xx carrying Retry-After, is retried after waiting the time the server asked for
+   * (client-go's rest.Request default of 10). 0 turns retries off.
+   */
+  maxRetries?: number;
 }
+
+/** Longest Retry-After wait honoured, so a confused server cannot park a request for hours. */
+const MAX_RETRY_AFTER_SECONDS = 60;
 
 export class HttpClient {
   readonly config: RestConfig;
   private readonly limiter?: TokenBucketRateLimiter;
+  private readonly clock: Clock;
+  private readonly maxRetries: number;
   private agent?: http.Agent;
   private agentKey = '';
 
   constructor(opts: HttpClientOptions) {
     this.config = opts.config;
+    this.clock = opts.clock ?? realClock;
+    this.maxRetries = opts.maxRetries ?? 10;
     if (this.config.qps > 0) {
       this.limiter = new TokenBucketRateLimiter({ qps: this.config.qps, burst: this.config.burst, clock: opts.clock });
     }
@@ -62,10 +75,15 @@ export class HttpClient {
 
   /** Sends a request and decodes the JSON answer; rejects with ApiError on an error status or transport failure. */
   async request<T>(req: HttpRequest): Promise<T> {
-    const { res } = await this.send(req, 'application/json');
-    const text = await readBody(res, this.config.host, req.signal);
-    if (res.statusCode === undefined || res.statusCode < 200 || res.statusCode > 299) {
-      throw this.errorFromResponse(res, text, req);
+    let res: http.IncomingMessage;
+    let text: string;
+    for (let attempt = 0; ; attempt++) {
+      ({ res } = await this.send(req, 'application/json'));
+      text = await readBody(res, this.config.host, req.signal);
+      if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode <= 299) break;
+      const wait = this.retryAfter(res, attempt);
+      if (wait === undefined) throw this.errorFromResponse(res, text, req);
+      await this.clock.sleep(wait, req.signal);
     }
     if (text.trim() === '') return undefined as T;
     try {
@@ -81,12 +99,25 @@ export class HttpClient {
 
   /** Opens a streaming GET (a watch). Resolves once a 200 arrives; rejects with ApiError otherwise. */
   async stream(req: HttpRequest): Promise<LineStream> {
-    const { res, clientReq } = await this.send(req, 'application/json');
-    if (res.statusCode !== 200) {
+    for (let attempt = 0; ; attempt++) {
+      const { res, clientReq } = await this.send(req, 'application/json');
+      if (res.statusCode === 200) return new ResponseLines(res, clientReq, this.config.host, req.signal);
       const text = await readBody(res, this.config.host, req.signal);
-      throw this.errorFromResponse(res, text, req);
+      const wait = this.retryAfter(res, attempt);
+      if (wait === undefined) throw this.errorFromResponse(res, text, req);
+      await this.clock.sleep(wait, req.signal);
     }
-    return new ResponseLines(res, clientReq, this.config.host, req.signal);
+  }
+
+  /** ms to wait before retrying (client-go checkWait: 429 or 5xx with a Retry-After), or undefined to give up. */
+  private retryAfter(res: http.IncomingMessage, attempt: number): number | undefined {
+    const code = res.statusCode ?? 0;
+    if (attempt >= this.maxRetries || (code !== 429 && code < 500)) return undefined;
+    const header = res.headers['retry-after'];
+    if (header === undefined) return undefined;
+    const seconds = Number(header);
+    if (!Number.isFinite(seconds) || seconds < 0) return undefined;
+    return Math.min(seconds, MAX_RETRY_AFTER_SECONDS) * 1000;
   }
 
   /** Closes idle keep-alive sockets. */

@@ -72,9 +72,14 @@ export async function startTestServer(handler: TestHandler, tls?: { key: string;
   };
 }
 
-export function sendJson(res: http.ServerResponse, code: number, body: unknown): void {
+export function sendJson(
+  res: http.ServerResponse,
+  code: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
+  res.writeHead(code, { ...headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text) });
   res.end(text);
 }
 
