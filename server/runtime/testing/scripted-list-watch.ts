@@ -276,7 +276,13 @@ export class ScriptedListWatch<T extends KubeObject = KubeObject> implements Lis
     const failure = this.watchFailures.shift() ?? this.persistentWatchError;
     if (failure !== undefined) throw failure;
     const from = options.resourceVersion ? Number(options.resourceVersion) : 0;
-    if (from > 0 && from < this.compactedRV) throw expiredError();
+    if (from > 0 && from < this.compactedRV) {
+      // As the API server does: the watch opens, then says 410 and ends.
+      const gone = new ScriptedWatch<T>();
+      gone.push({ type: 'ERROR', object: expiredStatus(`too old resource version: ${from} (${this.compactedRV})`) });
+      gone.end();
+      return gone;
+    }
     const w = new ScriptedWatch<T>((x) => this.watches.delete(x));
     this.watches.add(w);
     if (from === 0) {
