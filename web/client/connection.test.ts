@@ -1,0 +1,189 @@
+// The application-level handshake against a scripted socket: snapshot on first hello, in-order batches,
+// resume from (epoch, seq) after a gap or reconnect, a fresh snapshot after a server restart, and the
+// version-mismatch stop. No network: the socket is a fake with explicit delivery.
+import { describe, expect, it } from 'vitest';
+import type { StampedEvent } from '../../shared/protocol/events';
+import type { EventBatch, HelloRequest, HelloResult, ServerInfo, ServerStatus } from '../../shared/protocol/socket';
+import { PROTOCOL_VERSION } from '../../shared/protocol/version';
+import { createView } from '../../shared/protocol/view';
+import { fixtureSession } from '../fixtures/fixture-view';
+import { Connection } from './connection';
+import type { DashboardSocket } from './connection';
+import { RuntimeStore } from './runtime-store';
+
+type Handler = (...args: unknown[]) => void;
+
+class FakeSocket {
+  connected = false;
+  handlers = new Map<string, Handler[]>();
+  hellos: HelloRequest[] = [];
+  answer: (req: HelloRequest) => HelloResult = () => ({ type: 'error', error: 'no script' });
+  on(ev: string, fn: Handler) {
+    this.handlers.set(ev, [...(this.handlers.get(ev) ?? []), fn]);
+    return this;
+  }
+  fire(ev: string, ...args: unknown[]) {
+    for (const fn of this.handlers.get(ev) ?? []) fn(...args);
+  }
+  connect() {
+    this.connected = true;
+    this.fire('connect');
+    return this;
+  }
+  disconnect() {
+    this.connected = false;
+    this.fire('disconnect', 'io client disconnect');
+    return this;
+  }
+  timeout() {
+    return {
+      emit: (ev: string, payload: unknown, cb: (err: Error | null, res: unknown) => void) => {
+        if (ev === 'hello') {
+          this.hellos.push(payload as HelloRequest);
+          cb(null, this.answer(payload as HelloRequest));
+        } else cb(null, { ok: false, error: `${ev} refused by the fake`, code: 'unsupported' });
+      },
+    };
+  }
+}
+
+const status: ServerStatus = { recording: { paused: false, evicted: 0 }, steppers: {}, faults: [] };
+const info = (epoch: string): ServerInfo => ({
+  protocolVersion: PROTOCOL_VERSION,
+  serverEpoch: epoch,
+  mode: 'live',
+  cluster: { kind: 'sandbox', writable: true },
+  controllers: [],
+  startedAt: 0,
+  capabilities: { step: true, requeue: true, faults: true, workload: true, replay: false, recording: true },
+});
+
+function setup() {
+  const socket = new FakeSocket();
+  const store = new RuntimeStore();
+  const conn = new Connection({ store, connect: () => socket as unknown as DashboardSocket, now: () => 1000 });
+  return { socket, store, conn };
+}
+
+const events: StampedEvent[] = fixtureSession(5000).events;
+const batch = (epoch: string, from: number, to: number): EventBatch => ({
+  serverEpoch: epoch,
+  prevSeq: from,
+  seq: to,
+  events: events.slice(from, to),
+});
+
+describe('Connection', () => {
+  it('starts from a snapshot, then applies batches in order', () => {
+    const { socket, store, conn } = setup();
+    socket.answer = () => ({ type: 'snapshot', server: info('A'), status, seq: 0, view: createView() });
+    conn.start();
+    expect(socket.hellos).toEqual([{ protocolVersion: PROTOCOL_VERSION }]);
+    expect(store.getState().status).toEqual({ state: 'live' });
+    socket.fire('batch', batch('A', 0, 100));
+    socket.fire('batch', batch('A', 100, 150));
+    expect(store.getState().view.lastSeq).toBe(150);
+  });
+
+  it('resumes from its epoch and last seq when a batch skips ahead', () => {
+    const { socket, store, conn } = setup();
+    socket.answer = () => ({ type: 'snapshot', server: info('A'), status, seq: 0, view: createView() });
+    conn.start();
+    socket.fire('batch', batch('A', 0, 100));
+    socket.answer = (req) => ({
+      type: 'replay',
+      server: info('A'),
+      status,
+      prevSeq: req.resume?.lastSeq ?? 0,
+      seq: 300,
+      events: events.slice(req.resume?.lastSeq ?? 0, 300),
+    });
+    socket.fire('batch', batch('A', 200, 300)); // 101..200 never arrived
+    expect(socket.hellos[1]).toEqual({ protocolVersion: PROTOCOL_VERSION, resume: { serverEpoch: 'A', lastSeq: 100 } });
+    expect(store.getState().view.lastSeq).toBe(300);
+    expect(store.getState().view.eventCount).toBe(300);
+    socket.fire('batch', batch('A', 300, 320));
+    expect(store.getState().view.lastSeq).toBe(320);
+  });
+
+  it('takes a fresh snapshot when the server restarted (new epoch)', () => {
+    const { socket, store, conn } = setup();
+    socket.answer = () => ({ type: 'snapshot', server: info('A'), status, seq: 0, view: createView() });
+    conn.start();
+    socket.fire('batch', batch('A', 0, 100));
+    socket.answer = () => ({ type: 'snapshot', server: info('B'), status, seq: 0, view: createView() });
+    socket.fire('batch', batch('B', 0, 10));
+    expect(socket.hellos).toHaveLength(2);
+    expect(store.getState().server?.serverEpoch).toBe('B');
+    expect(store.getState().view.lastSeq).toBe(0);
+    expect(store.getState().snapshots).toBe(2);
+  });
+
+  it('resumes after a dropped connection and shows the outage meanwhile', () => {
+    const { socket, store, conn } = setup();
+    socket.answer = () => ({ type: 'snapshot', server: info('A'), status, seq: 0, view: createView() });
+    conn.start();
+    socket.fire('batch', batch('A', 0, 50));
+    socket.connected = false;
+    socket.fire('disconnect', 'transport close');
+    expect(store.getState().status).toMatchObject({ state: 'disconnected', error: 'transport close' });
+    socket.answer = (req) => ({
+      type: 'replay',
+      server: info('A'),
+      status,
+      prevSeq: 50,
+      seq: 60,
+      events: events.slice(req.resume?.lastSeq, 60),
+    });
+    socket.connect();
+    expect(socket.hellos[1]?.resume).toEqual({ serverEpoch: 'A', lastSeq: 50 });
+    expect(store.getState().status).toEqual({ state: 'live' });
+    expect(store.getState().view.lastSeq).toBe(60);
+  });
+
+  it('stops and reports a protocol mismatch instead of reconnecting', () => {
+    const { socket, store, conn } = setup();
+    socket.answer = () => ({
+      type: 'incompatible',
+      serverProtocolVersion: PROTOCOL_VERSION + 1,
+      error: 'Reload the page.',
+    });
+    conn.start();
+    expect(store.getState().status).toEqual({
+      state: 'incompatible',
+      serverVersion: PROTOCOL_VERSION + 1,
+      clientVersion: PROTOCOL_VERSION,
+      message: 'Reload the page.',
+    });
+    expect(socket.connected).toBe(false);
+    expect(conn.canSend()).toBe(false);
+  });
+
+  it('shows a replay session as a replay', () => {
+    const { socket, store, conn } = setup();
+    socket.answer = () => ({
+      type: 'snapshot',
+      server: { ...info('R'), mode: 'replay', cluster: { kind: 'replay', name: 'incident.jsonl', writable: false } },
+      status,
+      seq: 0,
+      view: createView(),
+    });
+    conn.start();
+    expect(store.getState().status).toEqual({ state: 'replaying', source: 'incident.jsonl' });
+  });
+
+  it('passes command refusals through verbatim, and refuses locally when offline', async () => {
+    const { socket, conn } = setup();
+    socket.answer = () => ({ type: 'snapshot', server: info('A'), status, seq: 0, view: createView() });
+    expect(await conn.command({ type: 'workload.stop' })).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('Not connected'),
+    });
+    conn.start();
+    expect(await conn.command({ type: 'workload.stop' })).toEqual({
+      ok: false,
+      error: 'command refused by the fake',
+      code: 'unsupported',
+    });
+  });
+});
