@@ -6,7 +6,7 @@ import type { KubeList, KubeObject, KubeStatus, WatchEvent } from '../../../shar
 import { ApiError, isResourceExpired } from '../util/errors';
 import { HttpClient } from './http';
 import type { ListerWatcher, ListOptions, WatchStream } from './lister-watcher';
-import { decodeWatchLine, newListWatchFromClient } from './list-watch';
+import { decodeWatchLine, newListWatchForGVK, newListWatchFromClient } from './list-watch';
 import { ListPager } from './pager';
 import type { RecordedRequest, TestServer } from './test-server';
 import { configFor, sendJson, startTestServer, status } from './test-server';
@@ -242,5 +242,37 @@ describe('ListWatch.watch', () => {
     expect(seen).toEqual(['ADDED']);
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe(0);
+  });
+});
+
+describe('newListWatchForGVK', () => {
+  const mapper = {
+    restMapping: async (gk: { group: string; kind: string }, version?: string) => ({
+      gvk: { group: gk.group, version: version ?? 'v1', kind: gk.kind },
+      resource: { group: gk.group, version: version ?? 'v1', resource: `${gk.kind.toLowerCase()}s` },
+      scope: gk.kind === 'Node' ? ('root' as const) : ('namespace' as const),
+      verbs: [],
+    }),
+  };
+
+  it('maps the kind to its resource; a namespace is kept for namespaced kinds and dropped for cluster-scoped ones', async () => {
+    const server = await startTestServer((_req, res) => sendJson(res, 200, podList([], '1')));
+    servers.push(server);
+    const http = new HttpClient({ config: configFor(server) });
+    const pods = await newListWatchForGVK({
+      http,
+      mapper,
+      gvk: { group: '', version: 'v1', kind: 'Pod' },
+      namespace: 'ns1',
+    });
+    const nodes = await newListWatchForGVK({
+      http,
+      mapper,
+      gvk: { group: '', version: 'v1', kind: 'Node' },
+      namespace: 'ns1',
+    });
+    await pods.list({});
+    await nodes.list({});
+    expect(server.requests.map((r) => r.path)).toEqual(['/api/v1/namespaces/ns1/pods', '/api/v1/nodes']);
   });
 });

@@ -1,7 +1,10 @@
 // Ports client-go tools/cache/listwatch.go (NewListWatchFromClient, NewFilteredListWatchFromClient) and the
 // decoding half of apimachinery's watch.StreamWatcher: newline-delimited watch events become WatchEvents,
 // and a line that does not decode ends the stream with an ERROR event, as StreamWatcher reports it.
+// client-node's Watch class is not used: it drops undecodable lines silently and throws away the Status
+// body of a refused watch, both of which a reflector needs to see.
 import type {
+  GroupVersionKind,
   GroupVersionResource,
   KubeList,
   KubeObject,
@@ -12,6 +15,7 @@ import type {
 import { resourcePath } from './gvk';
 import type { HttpClient, LineStream, QueryValue } from './http';
 import type { ListerWatcher, ListOptions, WatchStream } from './lister-watcher';
+import type { DynamicRESTMapper } from './rest-mapper';
 
 export interface ListWatchFromClientOptions {
   http: HttpClient;
@@ -87,6 +91,27 @@ export function newListWatchFromClient<T extends KubeObject = KubeObject>(
   opts: ListWatchFromClientOptions,
 ): ListerWatcher<T> {
   return new ListWatch<T>(opts);
+}
+
+export interface ListWatchForGVKOptions extends Omit<ListWatchFromClientOptions, 'gvr'> {
+  mapper: Pick<DynamicRESTMapper, 'restMapping'>;
+  gvk: GroupVersionKind;
+}
+
+/**
+ * A ListerWatcher for a kind: the REST mapper finds its resource and scope (a namespace given for a
+ * cluster-scoped kind is dropped). Rejects with NoKindMatchError when the server does not serve the kind.
+ */
+export async function newListWatchForGVK<T extends KubeObject = KubeObject>(
+  opts: ListWatchForGVKOptions,
+): Promise<ListerWatcher<T>> {
+  const { mapper, gvk, ...rest } = opts;
+  const m = await mapper.restMapping({ group: gvk.group, kind: gvk.kind }, gvk.version);
+  return new ListWatch<T>({
+    ...rest,
+    gvr: m.resource,
+    namespace: m.scope === 'namespace' ? rest.namespace : undefined,
+  });
 }
 
 /**

@@ -8,7 +8,7 @@ import { RecordingProbe } from '../testing/recording-probe';
 import { ApiError, isConflict, isNotFound } from '../util/errors';
 import { HttpClient } from './http';
 import { applyPatch, createMergePatch, mergeFrom, rawPatch } from './patch';
-import { newAPIReader, normalizeType, RestClient } from './rest-client';
+import { newAPIReader, newRestClient, normalizeType, RestClient } from './rest-client';
 import type { RecordedRequest, TestServer } from './test-server';
 import { configFor, sendJson, startTestServer, status } from './test-server';
 
@@ -257,6 +257,18 @@ describe('RestClient', () => {
         durationMs: 0,
       },
       expect.objectContaining({ verb: 'get', code: 404, error: 'configmaps "missing" not found' }),
+    ]);
+  });
+
+  it('newRestClient wires an HttpClient and a lazy mapper from a RestConfig', async () => {
+    const c = newRestClient(configFor(server));
+    expect(server.requests).toEqual([]);
+    await c.create(cm('wired'));
+    expect(server.requests.map((r) => r.path)).toEqual([
+      '/api',
+      '/apis',
+      '/api/v1',
+      '/api/v1/namespaces/default/configmaps',
     ]);
   });
 

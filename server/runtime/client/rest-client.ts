@@ -10,7 +10,8 @@ import type { Clock } from '../util/clock';
 import { realClock } from '../util/clock';
 import { ApiError, errorMessage } from '../util/errors';
 import { apiVersionOf, gvkOf, parseGroupVersion } from './gvk';
-import type { HttpClient } from './http';
+import type { RestConfig } from './config';
+import { HttpClient } from './http';
 import type {
   Client,
   ClientListOptions,
@@ -215,6 +216,15 @@ export class RestClient implements Client {
       throw err;
     }
   }
+}
+
+/** client.New(config): an HttpClient, a lazy DynamicRESTMapper and a RestClient over them. */
+export function newRestClient(
+  config: RestConfig,
+  opts: Omit<RestClientOptions, 'http'> & { maxRetries?: number } = {},
+): RestClient {
+  const http = new HttpClient({ config, clock: opts.clock, maxRetries: opts.maxRetries });
+  return new RestClient({ ...opts, http });
 }
 
 /** GetAPIReader(): reads that always go to the API server, never a cache. */
