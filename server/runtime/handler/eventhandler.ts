@@ -5,23 +5,16 @@ import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import type { ObjectRef } from '../../../shared/protocol/ids';
 import type { Request } from '../reconcile/reconcile';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../source/event';
-import type { TypedRateLimitingInterface } from '../workqueue/interfaces';
+import type { AddOpts, TypedRateLimitingInterface } from '../workqueue/interfaces';
 
 /** What a handler runs with: the source's cancellation (Go's per-event context). */
 export interface HandlerContext {
   signal: AbortSignal;
 }
 
-/** Options of a priority-queue add (priorityqueue.AddOpts); afterMs/rateLimited as in Go's After/RateLimited. */
-export interface AddOpts {
-  afterMs?: number;
-  rateLimited?: boolean;
-  priority?: number;
-}
-
-/** The queue a handler writes to: a rate-limiting queue, optionally the priority queue. */
+/** The queue a handler writes to: a rate-limiting queue, optionally the priority queue (addWithOpts). */
 export type RequestQueue = TypedRateLimitingInterface<Request> & {
-  addWithOpts?: (opts: AddOpts, item: Request, cause?: EnqueueCause) => void;
+  addWithOpts?: (opts: AddOpts, ...items: Request[]) => void;
 };
 
 /** upstream handler.LowPriority */
@@ -61,7 +54,7 @@ export function funcs<T extends KubeObject = KubeObject>(f: HandlerFuncs<T>): Ev
  * list and resyncs can go in at LOW_PRIORITY). A plain queue gets an ordinary add.
  */
 export function enqueue(q: RequestQueue, req: Request, cause: EnqueueCause, priority?: number): void {
-  if (priority !== undefined && q.addWithOpts) q.addWithOpts({ priority }, req, cause);
+  if (priority !== undefined && q.addWithOpts) q.addWithOpts({ priority, cause }, req);
   else q.add(req, cause);
 }
 

@@ -2,9 +2,9 @@
 // informer that turns informer callbacks into events, runs predicates, then the user's handler — and
 // tells the probe what happened (keys enqueued, or which predicate said no).
 import type { KubeObject } from '../../../shared/models/object';
-import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import { DeletedFinalStateUnknown, type ResourceEventHandler } from '../cache/interfaces';
-import { refOf, type AddOpts, type EventHandler, type RequestQueue } from '../handler/eventhandler';
+import { refOf, type EventHandler, type RequestQueue } from '../handler/eventhandler';
+import type { AddOpts } from '../workqueue/interfaces';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import type { Predicate } from '../predicate/predicate';
 import { requestKey, type Request } from '../reconcile/reconcile';
@@ -44,9 +44,9 @@ function recordingQueue(q: RequestQueue, keys: string[]): RequestQueue {
     shuttingDown: () => q.shuttingDown(),
   };
   if (q.addWithOpts) {
-    view.addWithOpts = (opts: AddOpts, item: Request, cause?: EnqueueCause) => {
-      keys.push(requestKey(item));
-      q.addWithOpts?.(opts, item, cause);
+    view.addWithOpts = (opts: AddOpts, ...items: Request[]) => {
+      for (const item of items) keys.push(requestKey(item));
+      q.addWithOpts?.(opts, ...items);
     };
   }
   return view;

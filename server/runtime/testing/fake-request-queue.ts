@@ -2,9 +2,8 @@
 // controller_test uses a counting fake in the same way): it records every call, keeps a FIFO with
 // de-duplication, and can pretend to be the priority queue.
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
-import type { AddOpts } from '../handler/eventhandler';
 import { requestKey, type Request } from '../reconcile/reconcile';
-import type { GetResult } from '../workqueue/interfaces';
+import type { AddOpts, GetResult, PriorityGetResult } from '../workqueue/interfaces';
 
 export interface FakeQueueCall {
   op: 'add' | 'addAfter' | 'addRateLimited' | 'addWithOpts' | 'forget' | 'done';
@@ -27,10 +26,10 @@ export class FakeRequestQueue {
   readonly gotten: string[] = [];
 
   /** Present only when pretending to be the priority queue (handlers check for it). */
-  addWithOpts?: (opts: AddOpts, req: Request, cause?: EnqueueCause) => void;
+  addWithOpts?: (opts: AddOpts, ...items: Request[]) => void;
 
   constructor(private readonly opts: { priority?: boolean; requeueDelayed?: boolean } = {}) {
-    if (opts.priority) this.addWithOpts = (o, req, cause) => this.addWithOptsImpl(o, req, cause);
+    if (opts.priority) this.addWithOpts = (o, ...items) => items.forEach((req) => this.addWithOptsImpl(o, req));
   }
 
   count(op: FakeQueueCall['op']): number {
@@ -70,12 +69,13 @@ export class FakeRequestQueue {
     if (this.opts.requeueDelayed !== false) this.push(req, cause);
   }
 
-  private addWithOptsImpl(opts: AddOpts, req: Request, cause?: EnqueueCause): void {
+  private addWithOptsImpl(opts: AddOpts, req: Request): void {
+    const cause = opts.cause;
     const key = requestKey(req);
-    if (opts.rateLimited) this.requeues.set(key, (this.requeues.get(key) ?? 0) + 1);
+    if (opts.ratelimited) this.requeues.set(key, (this.requeues.get(key) ?? 0) + 1);
     this.calls.push({ op: 'addWithOpts', key, cause, opts });
-    if (!opts.rateLimited && !opts.afterMs) this.trying++;
-    if ((!opts.rateLimited && !opts.afterMs) || this.opts.requeueDelayed !== false) {
+    if (!opts.ratelimited && !opts.after) this.trying++;
+    if ((!opts.ratelimited && !opts.after) || this.opts.requeueDelayed !== false) {
       this.push(req, cause, opts.priority ?? 0);
     }
   }
@@ -103,9 +103,9 @@ export class FakeRequestQueue {
     return [...this.items].sort((a, b) => b.priority - a.priority);
   }
 
-  async getWithPriority(): Promise<GetResult<Request> & { priority?: number }> {
+  async getWithPriority(): Promise<PriorityGetResult<Request>> {
     for (;;) {
-      if (this.shutdown) return { shutdown: true };
+      if (this.shutdown) return { shutdown: true, priority: 0 };
       const next = this.ordered().find((i) => !this.processing.has(requestKey(i.req)));
       if (next) {
         this.items.splice(this.items.indexOf(next), 1);
@@ -118,8 +118,9 @@ export class FakeRequestQueue {
     }
   }
 
-  get(): Promise<GetResult<Request>> {
-    return this.getWithPriority();
+  async get(): Promise<GetResult<Request>> {
+    const r = await this.getWithPriority();
+    return r.shutdown ? { shutdown: true } : { shutdown: false, item: r.item, causes: r.causes };
   }
 
   done(req: Request): void {

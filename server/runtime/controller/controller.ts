@@ -1,0 +1,358 @@
+// Ports controller-runtime pkg/internal/controller/controller.go (and pkg/controller's New): a queue fed by
+// sources, N workers taking requests from it, the reconcile wrapper (panic recovery, timeout, metrics,
+// probes) and the result handling of result-handling.ts. Adds the step-mode gate the dashboard drives.
+import { randomUUID } from 'node:crypto';
+import type { Registry } from 'prom-client';
+import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
+import type { ControllerLifecycleEvent } from '../../../shared/protocol/events-controller';
+import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { controllerMetrics, initControllerMetrics, type ControllerMetrics } from '../metrics/controller-metrics';
+import { registry as defaultRegistry } from '../metrics/registry';
+import { NULL_LOGGER, type Logger } from '../reconcile/logger';
+import { requestFromKey, requestKey, type Reconciler, type Request, type Result } from '../reconcile/reconcile';
+import { childContext, isDeadlineExceeded, whenAborted } from '../source/context';
+import { isSyncingSource, type Source, type SourceContext } from '../source/source';
+import { realClock, type Clock } from '../util/clock';
+import { errorMessage } from '../util/errors';
+import { defaultNewQueue } from './default-queue';
+import { DEFAULT_CACHE_SYNC_TIMEOUT_MS, type ControllerOptions, type ControllerQueue, type NewQueue } from './options';
+import { handleResult } from './result-handling';
+import { Stepper } from './stepper';
+import type { TypedRateLimiter } from '../workqueue/interfaces';
+
+/** Names taken per metrics registry (upstream keeps one process-wide set for the same reason). */
+const usedNames = new WeakMap<Registry, Set<string>>();
+
+/** A thrown value that is a programming error rather than a returned error: Go's panic. */
+export function isPanic(err: unknown): boolean {
+  return (
+    !(err instanceof Error) ||
+    err instanceof TypeError ||
+    err instanceof ReferenceError ||
+    err instanceof RangeError ||
+    err instanceof SyntaxError ||
+    err instanceof EvalError
+  );
+}
+
+export class Controller {
+  readonly name: string;
+  readonly stepper = new Stepper();
+  private readonly reconciler: Reconciler;
+  private readonly workers: number;
+  private readonly cacheSyncTimeoutMs: number;
+  private readonly recoverPanic: boolean;
+  private readonly leaderElection: boolean;
+  private readonly reconciliationTimeoutMs: number;
+  private readonly clock: Clock;
+  private readonly probe: Probe;
+  private readonly registry: Registry;
+  private readonly metrics: ControllerMetrics;
+  private readonly log: Logger;
+  private readonly newQueue: NewQueue;
+  private readonly rateLimiter?: TypedRateLimiter<Request>;
+  private readonly forKind?: string;
+  private readonly pendingSources: Source[] = [];
+  private queue?: ControllerQueue;
+  private started = false;
+  private sourcesStarted = false;
+  private signal?: AbortSignal;
+  private active = 0;
+
+  constructor(opts: ControllerOptions) {
+    if (!opts?.reconciler) throw new Error('must specify Reconciler');
+    if (!opts.name) throw new Error('must specify Name for Controller');
+    this.registry = opts.registry ?? defaultRegistry;
+    if (!opts.skipNameValidation) {
+      let names = usedNames.get(this.registry);
+      if (!names) usedNames.set(this.registry, (names = new Set()));
+      if (names.has(opts.name)) {
+        throw new Error(
+          `controller with name ${opts.name} already exists. Controller names must be unique to avoid multiple controllers reporting the same metric. This validation can be disabled via the SkipNameValidation option`,
+        );
+      }
+      names.add(opts.name);
+    }
+    this.name = opts.name;
+    this.reconciler = opts.reconciler;
+    this.workers = opts.maxConcurrentReconciles && opts.maxConcurrentReconciles > 0 ? opts.maxConcurrentReconciles : 1;
+    this.cacheSyncTimeoutMs =
+      opts.cacheSyncTimeoutMs && opts.cacheSyncTimeoutMs > 0 ? opts.cacheSyncTimeoutMs : DEFAULT_CACHE_SYNC_TIMEOUT_MS;
+    this.recoverPanic = opts.recoverPanic ?? true;
+    this.leaderElection = opts.needLeaderElection ?? true;
+    this.reconciliationTimeoutMs = opts.reconciliationTimeoutMs ?? 0;
+    this.clock = opts.clock ?? realClock;
+    this.probe = opts.probe ?? NOOP_PROBE;
+    this.metrics = controllerMetrics(this.registry);
+    this.log = (opts.log ?? NULL_LOGGER).withValues({ controller: opts.name });
+    this.newQueue = opts.newQueue ?? defaultNewQueue(opts.usePriorityQueue ?? true);
+    this.rateLimiter = opts.rateLimiter;
+    this.forKind = opts.forKind;
+  }
+
+  /** Runnable.NeedLeaderElection */
+  needLeaderElection(): boolean {
+    return this.leaderElection;
+  }
+
+  /** Workers busy with a reconcile right now (a hung reconcile keeps one busy). */
+  activeWorkers(): number {
+    return this.active;
+  }
+
+  maxConcurrentReconciles(): number {
+    return this.workers;
+  }
+
+  /** The queue, once started. */
+  getQueue(): ControllerQueue | undefined {
+    return this.queue;
+  }
+
+  /** Controller.Watch: remembered until Start, started at once afterwards. */
+  async watch(src: Source): Promise<void> {
+    if (!this.sourcesStarted || !this.queue || !this.signal) {
+      this.pendingSources.push(src);
+      return;
+    }
+    await src.start(this.sourceContext());
+  }
+
+  /** Enqueues a key by hand (the dashboard's "reconcile now"). */
+  requeue(key: string, detail?: string): void {
+    if (!this.queue) throw new Error(`controller ${this.name} is not started`);
+    const cause: EnqueueCause = detail === undefined ? { type: 'manual' } : { type: 'manual', detail };
+    this.queue.add(requestFromKey(key), cause);
+  }
+
+  /** Runs until signal aborts: starts sources, waits for their sync, runs the workers. */
+  async start(signal: AbortSignal): Promise<void> {
+    if (this.started) {
+      throw new Error(
+        'controller was started more than once. This is likely to be caused by being added to a manager multiple times',
+      );
+    }
+    this.started = true;
+    this.signal = signal;
+    initControllerMetrics(this.metrics, this.name, this.workers);
+    const queue = this.newQueue(this.name, this.rateLimiter, {
+      clock: this.clock,
+      probe: this.probe,
+      registry: this.registry,
+    });
+    this.queue = queue;
+    const onAbort = (): void => queue.shutDown();
+    if (signal.aborted) queue.shutDown();
+    else signal.addEventListener('abort', onAbort, { once: true });
+
+    this.lifecycle('starting');
+    try {
+      this.lifecycle('waitingForCacheSync');
+      await this.startSources(signal);
+    } catch (err) {
+      queue.shutDown();
+      if (signal.aborted) {
+        this.lifecycle('stopped');
+        return;
+      }
+      this.lifecycle('cacheSyncTimeout', { error: errorMessage(err) });
+      throw err;
+    }
+    if (signal.aborted) {
+      this.lifecycle('stopped');
+      return;
+    }
+
+    let fatal: ((err: unknown) => void) | undefined;
+    const fatalError = new Promise<never>((_resolve, reject) => (fatal = reject));
+    fatalError.catch(() => undefined);
+    const workers: Promise<void>[] = [];
+    for (let i = 0; i < this.workers; i++) {
+      workers.push(this.worker(i, queue, signal).catch((err: unknown) => fatal?.(err)));
+    }
+    this.lifecycle('started', { workers: this.workers });
+    try {
+      await Promise.race([whenAborted(signal), fatalError]);
+    } catch (err) {
+      queue.shutDown();
+      this.lifecycle('stopped', { error: errorMessage(err) });
+      throw err;
+    }
+    this.lifecycle('stopping');
+    queue.shutDown();
+    await Promise.all(workers);
+    this.lifecycle('stopped');
+  }
+
+  private sourceContext(): SourceContext {
+    return {
+      signal: this.signal as AbortSignal,
+      queue: this.queue as ControllerQueue,
+      controller: this.name,
+      probe: this.probe,
+      log: this.log,
+    };
+  }
+
+  private async startSources(signal: AbortSignal): Promise<void> {
+    const sources = this.pendingSources.splice(0);
+    await Promise.all(
+      sources.map(async (src) => {
+        const ctx = childContext(signal, this.clock, this.cacheSyncTimeoutMs);
+        try {
+          const startErr = await Promise.race([
+            src.start({ ...this.sourceContext(), signal }).then(() => undefined),
+            whenAborted(ctx.signal).then(() =>
+              isDeadlineExceeded(ctx.signal.reason)
+                ? new Error(
+                    `timed out waiting for source ${src.toString()} to Start. Please ensure that its Start() method is non-blocking`,
+                  )
+                : undefined,
+            ),
+          ]);
+          if (startErr) throw startErr;
+          if (signal.aborted || !isSyncingSource(src)) return;
+          try {
+            await src.waitForSync(ctx.signal);
+          } catch (err) {
+            throw new Error(`failed to wait for ${this.name} caches to sync ${src.toString()}: ${errorMessage(err)}`, {
+              cause: err,
+            });
+          }
+        } finally {
+          ctx.cancel();
+        }
+      }),
+    );
+    this.sourcesStarted = true;
+    // Sources watched while the others were starting.
+    for (const src of this.pendingSources.splice(0)) await src.start(this.sourceContext());
+  }
+
+  private async worker(id: number, queue: ControllerQueue, signal: AbortSignal): Promise<void> {
+    for (;;) {
+      const admitted = await this.stepper.beforeGet(signal);
+      const got = queue.getWithPriority
+        ? await queue.getWithPriority()
+        : await queue.get().then((r) => ({ ...r, priority: 0 }));
+      if (got.shutdown) return;
+      const req = got.item;
+      try {
+        await this.stepper.afterGet(requestKey(req), admitted, signal);
+        this.active++;
+        this.metrics.activeWorkers.inc({ controller: this.name });
+        try {
+          await this.reconcileHandler(req, got.priority ?? 0, got.causes ?? [], id);
+        } finally {
+          this.active--;
+          this.metrics.activeWorkers.dec({ controller: this.name });
+        }
+      } finally {
+        queue.done(req);
+      }
+    }
+  }
+
+  /** One request through the reconciler and the result handling (upstream reconcileHandler). */
+  async reconcileHandler(req: Request, priority: number, causes: EnqueueCause[], worker = 0): Promise<void> {
+    const queue = this.queue;
+    if (!queue) throw new Error(`controller ${this.name} is not started`);
+    const key = requestKey(req);
+    const started = this.clock.now();
+    if (this.probe.enabled) {
+      this.probe.emit({
+        kind: 'reconcile.start',
+        controller: this.name,
+        key,
+        worker,
+        causes,
+        attempt: queue.numRequeues(req) + 1,
+      });
+    }
+    const { result, err, hasErr, panicked, timedOut } = await this.reconcile(req);
+    if (timedOut) this.metrics.reconcileTimeouts.inc({ controller: this.name });
+    if (hasErr) {
+      this.log.error(err, 'Reconciler error', { object: key, namespace: req.namespace, name: req.name });
+      this.stepper.reconcileFailed();
+    }
+    const handled = handleResult({
+      queue,
+      req,
+      result,
+      err,
+      hasErr,
+      panicked,
+      priority,
+      controller: this.name,
+      metrics: this.metrics,
+    });
+    const elapsed = this.clock.now() - started;
+    this.metrics.reconcileTime.observe({ controller: this.name }, elapsed / 1000);
+    if (this.probe.enabled) {
+      this.probe.emit({
+        kind: 'reconcile.end',
+        controller: this.name,
+        key,
+        worker,
+        durationMs: elapsed,
+        outcome: handled.outcome,
+        ...(hasErr ? { error: errorMessage(err) } : {}),
+        ...(handled.requeueAfterMs !== undefined ? { requeueAfterMs: handled.requeueAfterMs } : {}),
+      });
+    }
+  }
+
+  /** The reconcile wrapper: fresh context per request, optional deadline, panic recovery. */
+  private async reconcile(req: Request): Promise<{
+    result: Result | void;
+    err: unknown;
+    hasErr: boolean;
+    panicked: boolean;
+    timedOut: boolean;
+  }> {
+    const ctx = childContext(this.signal, this.clock, this.reconciliationTimeoutMs);
+    const reconcileID = randomUUID();
+    const log = this.log.withValues({
+      object: requestKey(req),
+      namespace: req.namespace,
+      name: req.name,
+      reconcileID,
+    });
+    try {
+      const result = await this.reconciler.reconcile(
+        { signal: ctx.signal, log, reconcileID, controller: this.name },
+        req,
+      );
+      return { result, err: undefined, hasErr: false, panicked: false, timedOut: this.timedOut(ctx.signal) };
+    } catch (thrown) {
+      const timedOut = this.timedOut(ctx.signal);
+      if (!isPanic(thrown)) return { result: undefined, err: thrown, hasErr: true, panicked: false, timedOut };
+      this.metrics.reconcilePanics.inc({ controller: this.name });
+      if (!this.recoverPanic) throw thrown;
+      const err = new Error(`panic: ${errorMessage(thrown)} [recovered]`, { cause: thrown });
+      return { result: undefined, err, hasErr: true, panicked: true, timedOut };
+    } finally {
+      ctx.cancel();
+    }
+  }
+
+  private timedOut(signal: AbortSignal): boolean {
+    return this.reconciliationTimeoutMs > 0 && signal.aborted && isDeadlineExceeded(signal.reason);
+  }
+
+  private lifecycle(phase: ControllerLifecycleEvent['phase'], extra: Partial<ControllerLifecycleEvent> = {}): void {
+    if (!this.probe.enabled) return;
+    this.probe.emit({
+      kind: 'controller.lifecycle',
+      controller: this.name,
+      phase,
+      ...(this.forKind ? { forKind: this.forKind } : {}),
+      ...extra,
+    });
+  }
+}
+
+/** controller.NewUnmanaged */
+export function newUnmanaged(opts: ControllerOptions): Controller {
+  return new Controller(opts);
+}

@@ -1,0 +1,81 @@
+// Ports the result handling of controller-runtime pkg/internal/controller/controller.go
+// (reconcileHandler, after the reconcile returned): what happens to the request, in upstream's order.
+import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
+import type { ReconcileOutcome } from '../../../shared/protocol/events-controller';
+import type { ControllerMetrics, ResultLabel } from '../metrics/controller-metrics';
+import type { Request, Result } from '../reconcile/reconcile';
+import { errorMessage, isTerminalError } from '../util/errors';
+import type { ControllerQueue } from './options';
+
+export interface HandledResult {
+  outcome: ReconcileOutcome;
+  requeueAfterMs?: number;
+}
+
+/** errors.Is(err, TerminalError(nil)): any terminal error in the cause chain. */
+export function containsTerminalError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 32; depth++) {
+    if (isTerminalError(e)) return true;
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return false;
+}
+
+/**
+ * Applies one reconcile's outcome to the queue, first matching branch wins:
+ * error (terminal: drop; else rate-limited requeue, never Forget) → requeueAfter (Forget + AddAfter) →
+ * requeue (rate-limited, no Forget) → success (Forget).
+ * `priority` is the priority the item was taken with; Result.priority overrides it.
+ */
+export function handleResult(o: {
+  queue: ControllerQueue;
+  req: Request;
+  result: Result | void;
+  err: unknown;
+  hasErr: boolean;
+  panicked: boolean;
+  priority: number;
+  controller: string;
+  metrics: ControllerMetrics;
+}): HandledResult {
+  const { queue, req, controller, metrics } = o;
+  const result: Result = o.result ?? {};
+  const priority = result.priority ?? o.priority;
+  const count = (label: ResultLabel): void => metrics.reconcileTotal.inc({ controller, result: label });
+  const usePriority = queue.addWithOpts !== undefined;
+
+  if (o.hasErr) {
+    metrics.reconcileErrors.inc({ controller });
+    count('error');
+    if (containsTerminalError(o.err)) {
+      metrics.terminalReconcileErrors.inc({ controller });
+      return { outcome: 'terminalError' };
+    }
+    const cause: EnqueueCause = { type: 'errorBackoff', detail: errorMessage(o.err) };
+    if (usePriority) queue.addWithOpts?.({ ratelimited: true, priority, cause }, req);
+    else queue.addRateLimited(req, cause);
+    return { outcome: o.panicked ? 'panic' : 'error' };
+  }
+
+  const after = result.requeueAfterMs ?? 0;
+  if (after > 0) {
+    queue.forget(req);
+    const cause: EnqueueCause = { type: 'requeueAfter', detail: `${after}ms` };
+    if (usePriority) queue.addWithOpts?.({ after, priority, cause }, req);
+    else queue.addAfter(req, after, cause);
+    count('requeue_after');
+    return { outcome: 'requeueAfter', requeueAfterMs: after };
+  }
+
+  if (result.requeue) {
+    const cause: EnqueueCause = { type: 'requeue' };
+    if (usePriority) queue.addWithOpts?.({ ratelimited: true, priority, cause }, req);
+    else queue.addRateLimited(req, cause);
+    count('requeue');
+    return { outcome: 'requeue' };
+  }
+
+  queue.forget(req);
+  count('success');
+  return { outcome: 'success' };
+}

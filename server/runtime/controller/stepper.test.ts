@@ -1,0 +1,116 @@
+// Step mode: dispatch held in the queue, released one item per step, breakpoints on a key or an error.
+import { describe, expect, it } from 'vitest';
+import { newRegistry } from '../metrics/registry';
+import { reconcileFunc, requestKey, type Request } from '../reconcile/reconcile';
+import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
+import { FakeRequestQueue } from '../testing/fake-request-queue';
+import { Controller } from './controller';
+import { Stepper, type StepperState } from './stepper';
+
+function setup(fail: (r: Request) => boolean = () => false) {
+  const queue = new FakeRequestQueue({ requeueDelayed: false });
+  const seen: string[] = [];
+  const c = new Controller({
+    name: 'stepped',
+    registry: newRegistry(false),
+    clock: new FakeClock(),
+    newQueue: () => queue,
+    reconciler: reconcileFunc(async (_ctx, req) => {
+      seen.push(requestKey(req));
+      if (fail(req)) throw new Error('boom');
+      return {};
+    }),
+  });
+  const ac = new AbortController();
+  const run = c.start(ac.signal);
+  const stop = async (): Promise<void> => {
+    ac.abort();
+    await run;
+  };
+  return { c, queue, seen, stop };
+}
+
+const add = (q: FakeRequestQueue, ...names: string[]): void =>
+  names.forEach((n) => q.add({ namespace: 'ns', name: n }));
+
+describe('Controller step mode', () => {
+  it('holds items in the queue until stepped, one per step', async () => {
+    const { c, queue, seen, stop } = setup();
+    c.stepper.enableStepMode();
+    await flushMicrotasks();
+    add(queue, 'a', 'b', 'c');
+    await flushMicrotasks();
+    expect(seen).toEqual([]);
+    expect(queue.len()).toBe(3);
+    expect(c.stepper.state()).toMatchObject({ stepMode: true, waitingWorkers: 1, permits: 0 });
+    c.stepper.step();
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a']);
+    c.stepper.step(2);
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a', 'ns/b', 'ns/c']);
+    await stop();
+  });
+
+  it('releases everything when step mode is disabled', async () => {
+    const { c, queue, seen, stop } = setup();
+    c.stepper.enableStepMode();
+    add(queue, 'a', 'b');
+    await flushMicrotasks();
+    c.stepper.disableStepMode();
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a', 'ns/b']);
+    await stop();
+  });
+
+  it('pauses on a key breakpoint, holding that item until a step', async () => {
+    const { c, queue, seen, stop } = setup();
+    c.stepper.setBreakpoint({ key: 'ns/b' });
+    add(queue, 'a', 'b', 'c');
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a']);
+    expect(c.stepper.state()).toMatchObject({ stepMode: true, held: ['ns/b'] });
+    c.stepper.step();
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a', 'ns/b']);
+    c.stepper.clearBreakpoints();
+    c.stepper.disableStepMode();
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a', 'ns/b', 'ns/c']);
+    await stop();
+  });
+
+  it('pauses dispatch after an error when an onError breakpoint is set', async () => {
+    const { c, queue, seen, stop } = setup((r) => r.name === 'a');
+    c.stepper.setBreakpoint({ onError: true });
+    add(queue, 'a', 'b');
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a']);
+    expect(c.stepper.state().stepMode).toBe(true);
+    c.stepper.step();
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a', 'ns/b']);
+    await stop();
+  });
+
+  it('lets stopped workers go while they wait for a permit', async () => {
+    const { c, stop } = setup();
+    c.stepper.enableStepMode();
+    await flushMicrotasks();
+    await expect(stop()).resolves.toBeUndefined();
+  });
+});
+
+describe('Stepper', () => {
+  it('ignores steps outside step mode and reports changes', () => {
+    const s = new Stepper();
+    const states: StepperState[] = [];
+    s.onChange((st) => states.push(st));
+    s.step(3);
+    expect(s.state().permits).toBe(0);
+    s.enableStepMode();
+    s.step(2);
+    expect(states.at(-1)).toMatchObject({ stepMode: true, permits: 2 });
+    expect(() => s.setBreakpoint({})).toThrow();
+  });
+});
