@@ -15,8 +15,9 @@ function alive(pid: number): boolean {
   return st !== undefined && st.state !== 'Z';
 }
 
+// Generous: a loaded 2-core machine can take seconds to boot a node+tsx child.
 async function waitForFile(path: string): Promise<string> {
-  for (let i = 0; i < 200; i++) {
+  for (let i = 0; i < 800; i++) {
     try {
       const t = readFileSync(path, 'utf8').trim();
       if (t) return t;
