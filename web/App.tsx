@@ -36,7 +36,7 @@ export const NAV: readonly NavEntry[] = [
   { id: 'workqueue', label: 'Workqueue', step: '4', group: 'controller', render: (p) => <Workqueue {...p} /> },
   { id: 'controller', label: 'Controller', step: '5', group: 'controller', render: (p) => <Controller {...p} /> },
   { id: 'trace', label: 'Trace', step: '6', group: 'controller', render: (p) => <Trace {...p} /> },
-  { id: 'faults', label: 'Faults & workload', group: 'tools', render: () => <Faults /> },
+  { id: 'faults', label: 'Faults & workload', group: 'tools', render: (p) => <Faults {...p} /> },
   { id: 'learn', label: 'Learn', group: 'tools', render: (p) => <Learn {...p} /> },
 ];
 

@@ -7,7 +7,7 @@ import { ConnectionContext, StoreContext } from './client/hooks';
 import { RuntimeStore } from './client/runtime-store';
 import './styles.css';
 
-const store = new RuntimeStore();
+const store = new RuntimeStore({ publishEveryMs: 250 });
 const connection = new Connection({ store });
 connection.start();
 

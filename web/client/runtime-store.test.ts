@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createView } from '../../shared/protocol/view';
 import { fixtureSession } from '../fixtures/fixture-view';
 import { RuntimeStore } from './runtime-store';
@@ -66,5 +66,25 @@ describe('RuntimeStore', () => {
     now = 7000;
     store.applyBatch(events.slice(200, 210));
     expect(store.getState().eventsPerSecond).toBe(2);
+  });
+
+  it('coalesces a busy stream into one render per interval', () => {
+    vi.useFakeTimers();
+    try {
+      const store = new RuntimeStore({ publishEveryMs: 250 });
+      let calls = 0;
+      store.subscribe(() => calls++);
+      const { events } = fixtureSession(5000);
+      store.applyBatch(events.slice(0, 50));
+      store.applyBatch(events.slice(50, 100));
+      expect(calls).toBe(0);
+      vi.advanceTimersByTime(250);
+      expect(calls).toBe(1);
+      expect(store.getState().view.lastSeq).toBe(100);
+      store.setStatus({ state: 'live' });
+      expect(calls).toBe(2);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

@@ -40,6 +40,12 @@ export interface RuntimeStoreOptions {
   now?: () => number;
   /** Initial view. Default createView(). */
   view?: RuntimeView;
+  /**
+   * Coalesces batch notifications to at most one per this many ms, so a busy stream re-renders the page a few
+   * times a second rather than on every batch. Status changes and snapshots publish at once. Default 0 (every
+   * batch, synchronously: what tests want); the browser uses 250.
+   */
+  publishEveryMs?: number;
 }
 
 type Listener = () => void;
@@ -52,9 +58,12 @@ export class RuntimeStore {
   private readonly listeners = new Set<Listener>();
   private readonly now: () => number;
   private readonly arrivals: { at: number; n: number }[] = [];
+  private readonly publishEveryMs: number;
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(opts: RuntimeStoreOptions = {}) {
     this.now = opts.now ?? Date.now;
+    this.publishEveryMs = opts.publishEveryMs ?? 0;
     this.live = opts.view ?? createView();
     this.state = {
       view: this.live,
@@ -97,9 +106,20 @@ export class RuntimeStore {
     const next = reduce(this.live, events);
     if (next === this.live) return;
     this.live = next;
-    const at = this.now();
-    this.arrivals.push({ at, n: events.length });
-    this.publish({ view: this.state.frozen ? this.state.view : next, eventsPerSecond: this.rate(at) });
+    this.arrivals.push({ at: this.now(), n: events.length });
+    if (this.publishEveryMs <= 0) this.flush();
+    else this.flushTimer ??= setTimeout(() => this.flush(), this.publishEveryMs);
+  }
+
+  /** Publishes the newest view now (pending throttled batches included). */
+  flush(): void {
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.state.view === this.live || this.state.frozen) {
+      if (this.state.frozen) this.publish({ eventsPerSecond: this.rate(this.now()) });
+      return;
+    }
+    this.publish({ view: this.live, eventsPerSecond: this.rate(this.now()) });
   }
 
   setServerStatus(serverStatus: ServerStatus): void {
@@ -107,7 +127,7 @@ export class RuntimeStore {
   }
 
   setStatus(status: LinkStatus): void {
-    this.publish({ status });
+    this.publish({ status, ...(this.state.frozen ? {} : { view: this.live }) });
   }
 
   setFrozen(frozen: boolean): void {

@@ -81,11 +81,13 @@ describe('panels over a live-like session', () => {
   });
 
   it('faults: the form and the workload controls, disabled without a connection', () => {
-    const t = renderText(<Faults />, store);
+    const t = renderText(<Faults {...at()} />, store);
     expect(t).toContain('Inject a fault');
     expect(t).toContain('410 Gone on watches');
     expect(t).toContain('Not connected: commands are unavailable.');
     expect(t).toContain('Workload');
+    expect(t).toContain('Effects, live');
+    expect(t).toContain('Relists');
   });
 
   it('faults: warns that a read-only real cluster will refuse', () => {
@@ -99,7 +101,7 @@ describe('panels over a live-like session', () => {
       startedAt: 0,
       capabilities: { step: true, requeue: true, faults: false, workload: false, replay: false, recording: true },
     });
-    const t = renderText(<Faults />, s);
+    const t = renderText(<Faults {...at()} />, s);
     expect(t).toContain('read-only mode');
     expect(t).toContain('“prod”');
   });

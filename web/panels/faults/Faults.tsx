@@ -3,8 +3,10 @@
 import { useState } from 'react';
 import type { Command } from '../../../shared/protocol/commands';
 import { Card, Empty } from '../../components/Card';
-import { Badge } from '../../components/Stat';
-import { fmtCountdown } from '../../components/format';
+import type { RuntimeView } from '../../../shared/protocol/view';
+import { Badge, Stat, Stats } from '../../components/Stat';
+import { fmtCount, fmtCountdown } from '../../components/format';
+import type { PanelProps } from '../types';
 import { useConnection, useNow, useStoreState } from '../../client/hooks';
 import { navigate } from '../../client/route';
 import { DEFAULT_FAULT_FORM, FAULT_KINDS, buildFault } from './faults-series';
@@ -333,7 +335,48 @@ function WorkloadPanel() {
   );
 }
 
-export function Faults() {
+/** The counters a fault moves, summed over every informer and controller, so its effect shows right here. */
+function Effects({ view }: { view: RuntimeView }) {
+  const infs = Object.values(view.informers);
+  const ctrls = Object.values(view.controllers);
+  const sum = <T,>(xs: T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0);
+  return (
+    <Card
+      title="Effects, live"
+      right={<span className="dim">all informers and controllers</span>}
+      testId="fault-effects"
+    >
+      <Stats>
+        <Stat label="410 Expired" value={fmtCount(sum(infs, (i) => i.counters.expired))} />
+        <Stat label="Relists" value={fmtCount(sum(infs, (i) => i.counters.relists))} />
+        <Stat label="Reflector backoffs" value={fmtCount(sum(infs, (i) => i.counters.backoffs))} />
+        <Stat label="Watch errors" value={fmtCount(sum(infs, (i) => i.counters.errors))} />
+        <Stat label="Reconcile errors" value={fmtCount(sum(ctrls, (c) => c.reconciles.error + c.reconciles.panic))} />
+        <Stat label="Retries" value={fmtCount(sum(ctrls, (c) => c.retries))} />
+        <Stat label="409 Conflicts" value={fmtCount(sum(ctrls, (c) => c.client.conflicts))} />
+        <Stat label="Keys waiting" value={fmtCount(sum(ctrls, (c) => c.depth.waiting))} />
+      </Stats>
+      <table className="data" style={{ marginTop: 10 }}>
+        <thead>
+          <tr>
+            <th>fault</th>
+            <th>what the building blocks do about it</th>
+          </tr>
+        </thead>
+        <tbody>
+          {FAULT_KINDS.map((k) => (
+            <tr key={k.kind}>
+              <td>{k.label}</td>
+              <td className="wrap dim">{k.effect}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </Card>
+  );
+}
+
+export function Faults({ view }: PanelProps) {
   const server = useStoreState((s) => s.server);
   const writable = server?.cluster.writable ?? false;
   return (
@@ -357,6 +400,7 @@ export function Faults() {
         <ActiveFaults />
       </div>
       <WorkloadPanel />
+      <Effects view={view} />
     </div>
   );
 }

@@ -175,8 +175,8 @@ export function Trace({ view, route, now }: PanelProps) {
             data={cadenceSeries(k)}
             series={[
               { key: 'reconciles', label: 'reconciles', color: C.ok, kind: 'bar', stack: 'a' },
-              { key: 'selfCaused', label: 'self-caused', color: C.err },
-              { key: 'failed', label: 'failed', color: C.warn },
+              { key: 'selfCaused', label: 'self-caused', color: C.err, kind: 'bar', stack: 'b' },
+              { key: 'failed', label: 'failed', color: C.warn, kind: 'bar', stack: 'b' },
             ]}
             height={110}
             legendValues={false}
