@@ -126,11 +126,12 @@ describe('KUBECONFIG merging', () => {
     expect(c.host).toBe('https://one.example:6443');
   });
 
-  it('a KUBECONFIG listing only missing files falls through to the home file', () => {
+  it('with KUBECONFIG set the home file is not read, even when no listed file exists', () => {
     homeConfig('home.example');
-    expect(getConfig({ env: { KUBECONFIG: path.join(dir, 'nope.yaml') }, homeDir: home }).host).toBe(
-      'https://home.example:6443',
-    );
+    const missing = path.join(dir, 'nope.yaml');
+    const err = expectConfigError(() => getConfig({ env: { KUBECONFIG: missing, HOME: home } }), 'NoConfig');
+    expect(err.message).toContain(`${missing} (none of the listed files exists)`);
+    expect(err.message).toContain('not read because KUBECONFIG is set');
   });
 });
 

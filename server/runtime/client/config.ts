@@ -237,8 +237,10 @@ export function getConfig(opts: GetConfigOptions = {}): RestConfig {
 
   const envList = env.KUBECONFIG;
   if (envList) {
+    // With KUBECONFIG set, clientcmd reads only the listed files (the home file joins them only when HOME
+    // itself is unset). Listed files that do not exist are skipped; ones that exist but do not parse are errors.
     const files = envList.split(path.delimiter).filter((f) => f !== '');
-    // clientcmd skips listed files that do not exist; ones that exist but do not parse are errors.
+    if (env.HOME === undefined && opts.homeDir === undefined) files.push(homeFile);
     const present = files.filter((f) => fs.existsSync(f));
     if (present.length > 0) {
       const origin = `KUBECONFIG=${envList}`;
@@ -262,7 +264,7 @@ export function getConfig(opts: GetConfigOptions = {}): RestConfig {
     }
   }
 
-  if (fs.existsSync(homeFile)) {
+  if (!envList && fs.existsSync(homeFile)) {
     const origin = homeFile;
     const kc = loadKubeConfigFile(homeFile, '~/.kube/config');
     selectContext(kc, context, origin);
@@ -274,10 +276,12 @@ export function getConfig(opts: GetConfigOptions = {}): RestConfig {
     [
       'no Kubernetes configuration found. Looked at:',
       '  1. the --kubeconfig flag: not given',
-      `  2. the KUBECONFIG environment variable: ${envList ? `${envList} (no listed file exists)` : 'not set'}`,
+      `  2. the KUBECONFIG environment variable: ${envList ? `${envList} (none of the listed files exists)` : 'not set'}`,
       `  3. the in-cluster service account: ${envList ? 'skipped because KUBECONFIG is set' : 'KUBERNETES_SERVICE_HOST/PORT or the token file missing'}`,
-      `  4. ${homeFile}: does not exist`,
-      'Pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config (e.g. with "kind create cluster").',
+      `  4. ${homeFile}: ${envList ? 'not read because KUBECONFIG is set' : 'does not exist'}`,
+      envList
+        ? 'Fix KUBECONFIG to list an existing file, unset it, or pass --kubeconfig <file>.'
+        : 'Pass --kubeconfig <file>, set KUBECONFIG, or create ~/.kube/config (e.g. with "kind create cluster").',
     ].join('\n'),
   );
 }
