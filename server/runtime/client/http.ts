@@ -345,6 +345,11 @@ export function transportError(err: unknown, host: string): ApiError {
 
 function readBody(res: http.IncomingMessage, host: string, signal?: AbortSignal): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      res.destroy();
+      reject(signal.reason);
+      return;
+    }
     const chunks: Buffer[] = [];
     const onAbort = (): void => {
       res.destroy();
@@ -374,6 +379,9 @@ class ResponseLines implements LineStream {
     private readonly host: string,
     private readonly signal?: AbortSignal,
   ) {
+    // A connection reset while nobody iterates would otherwise be an unhandled 'error' event (a crash);
+    // iteration still sees the failure through the stream's own error state.
+    res.on('error', () => {});
     if (signal?.aborted) this.stop();
     else signal?.addEventListener('abort', this.onAbort, { once: true });
   }
