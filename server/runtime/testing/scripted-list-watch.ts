@@ -154,6 +154,11 @@ export class ScriptedListWatch<T extends KubeObject = KubeObject> implements Lis
     return String(this.rv);
   }
 
+  /** Injected one-shot list/watch failures not yet consumed. */
+  get pendingFailures(): number {
+    return this.listFailures.length + this.watchFailures.length;
+  }
+
   /** Watches that are still open. */
   get openWatches(): number {
     return this.watches.size;
