@@ -1,5 +1,5 @@
-// End to end: the real product (or, until the composition root exists, the stand-in server fed by the
-// synthetic runtime) driven by Debian's Chromium through playwright-core. Opens the page, waits for live
+// End to end: the real product (or, until the composition root exists, the real dashboard transport fed by
+// the synthetic runtime) driven by Debian's Chromium through playwright-core. Opens the page, waits for live
 // data, clicks through every panel, checks the key facts are on screen, and saves docs/screenshots/*.png.
 //
 // Skips with a message when chromium is not installed, unless CONTROLLER_SCOPE_REQUIRE_BROWSER=1.
@@ -10,8 +10,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStandIn } from './support/standin-server';
-import type { StandIn } from './support/standin-server';
+import { startSyntheticDashboard } from './support/synthetic-dashboard';
 
 const root = resolve(import.meta.dirname, '../..');
 const shots = join(root, 'docs/screenshots');
@@ -38,7 +37,7 @@ if (!chromiumPath) {
 
 interface Product {
   url: string;
-  kind: 'product' | 'stand-in';
+  kind: 'product' | 'synthetic';
   stop(): Promise<void>;
 }
 
@@ -80,9 +79,9 @@ async function startProduct(): Promise<Product> {
   };
 }
 
-async function startStandInProduct(): Promise<Product> {
-  const s: StandIn = await startStandIn({ webRoot: join(root, 'dist/web') });
-  return { url: s.url, kind: 'stand-in', stop: () => s.close() };
+async function startSynthetic(): Promise<Product> {
+  const s = await startSyntheticDashboard({ staticDir: join(root, 'dist/web') });
+  return { url: s.url, kind: 'synthetic', stop: () => s.close() };
 }
 
 describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
@@ -96,9 +95,11 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
       cwd: root,
       stdio: 'inherit',
     });
-    product = existsSync(join(root, 'server/main.ts')) ? await startProduct() : await startStandInProduct();
-    if (product.kind === 'stand-in') {
-      console.warn('server/main.ts does not exist yet: testing the UI against the stand-in server (synthetic events)');
+    product = existsSync(join(root, 'server/main.ts')) ? await startProduct() : await startSynthetic();
+    if (product.kind === 'synthetic') {
+      console.warn(
+        'server/main.ts does not exist yet: testing against the dashboard transport fed by synthetic events',
+      );
     }
     browser = await chromium.launch({
       executablePath: chromiumPath,
@@ -134,20 +135,19 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
 
   it('connects and shows the live pipeline', async () => {
     await page.goto(product.url);
+    // Browser-side predicates are strings: this file is compiled without DOM types.
     await page.waitForFunction(
-      () => document.querySelector('[data-testid="link-status"]')?.textContent?.includes('LIVE'),
+      `document.querySelector('[data-testid="link-status"]')?.textContent?.includes('LIVE')`,
       null,
-      {
-        timeout: 60_000,
-      },
+      { timeout: 60_000 },
     );
     await page.waitForSelector('[data-testid^="lane-informer-"]', { timeout: 60_000 });
     await page.waitForSelector('[data-testid^="lane-controller-"]', { timeout: 60_000 });
     // Let a few seconds of reconciles accumulate so the charts and rates have something to show.
     await page.waitForFunction(
-      () => /seq\s*(\d+)/.exec(document.querySelector('.topbar')?.textContent ?? '')?.[1] !== undefined,
+      `Number(/seq\\s*(\\d+)/.exec(document.querySelector('.topbar')?.textContent ?? '')?.[1] ?? 0) > 0`,
       null,
-      { timeout: 10_000 },
+      { timeout: 30_000 },
     );
     await page.waitForTimeout(6000);
     const text = (await page.textContent('[data-testid="panel-overview"]')) ?? '';
@@ -195,9 +195,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
     const hot = await page.$('[data-testid="hotloop-evidence"]');
     if (!hot) {
       // Jump to the hot-looping key if the demo has one (the trace's default focus).
-      await page.evaluate(() => {
-        window.location.hash = '#/trace';
-      });
+      await page.evaluate("window.location.hash = '#/trace'");
     }
     await shot('trace-key');
   }, 60_000);

@@ -349,7 +349,7 @@ function Effects({ view }: { view: RuntimeView }) {
       <Stats>
         <Stat label="410 Expired" value={fmtCount(sum(infs, (i) => i.counters.expired))} />
         <Stat label="Relists" value={fmtCount(sum(infs, (i) => i.counters.relists))} />
-        <Stat label="Reflector backoffs" value={fmtCount(sum(infs, (i) => i.counters.backoffs))} />
+        <Stat label="Backoffs" value={fmtCount(sum(infs, (i) => i.counters.backoffs))} />
         <Stat label="Watch errors" value={fmtCount(sum(infs, (i) => i.counters.errors))} />
         <Stat label="Reconcile errors" value={fmtCount(sum(ctrls, (c) => c.reconciles.error + c.reconciles.panic))} />
         <Stat label="Retries" value={fmtCount(sum(ctrls, (c) => c.retries))} />
