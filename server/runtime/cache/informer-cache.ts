@@ -4,7 +4,10 @@
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
 import type { ClientListOptions, GetOptions, ObjectKey, ObjectType, Reader } from '../client/interfaces';
 import type { ListerWatcher } from '../client/lister-watcher';
+import type { HttpClient } from '../client/http';
+import { newListWatchForGVK } from '../client/list-watch';
 import { normalizeType } from '../client/rest-client';
+import type { DynamicRESTMapper } from '../client/rest-mapper';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { gvkId, toGVK, type KindDescriptor } from '../source/gvk';
 import { childContext, whenAborted, type ChildContext } from '../source/context';
@@ -161,7 +164,10 @@ export class InformerCache implements Reader {
     return this.entry(gvk, { signal });
   }
 
-  private async entry(gvk: GroupVersionKind, opts: { signal?: AbortSignal; blockUntilSynced?: boolean }): Promise<Entry> {
+  private async entry(
+    gvk: GroupVersionKind,
+    opts: { signal?: AbortSignal; blockUntilSynced?: boolean },
+  ): Promise<Entry> {
     if (opts.signal?.aborted) throw new Error(`failed to get informer for ${gvkId(gvk)}: context canceled`);
     const id = gvkId(gvk);
     let e = this.entries.get(id);
@@ -214,3 +220,26 @@ export class InformerCache implements Reader {
 }
 
 export { ALL_NAMESPACES };
+
+export interface NewInformerCacheOptions extends Omit<InformerCacheOptions, 'newListerWatcher' | 'isNamespaced'> {
+  http: HttpClient;
+  mapper: Pick<DynamicRESTMapper, 'restMapping' | 'isGVKNamespaced'>;
+}
+
+/** cache.New: list/watch over HTTP for each kind, scopes from the REST mapper. */
+export function newInformerCache(opts: NewInformerCacheOptions): InformerCache {
+  const { http, mapper, ...rest } = opts;
+  return new InformerCache({
+    ...rest,
+    newListerWatcher: (req) =>
+      newListWatchForGVK<KubeObject>({
+        http,
+        mapper,
+        gvk: req.gvk,
+        namespace: req.namespace,
+        labelSelector: req.labelSelector,
+        fieldSelector: req.fieldSelector,
+      }),
+    isNamespaced: (gvk) => mapper.isGVKNamespaced(gvk),
+  });
+}
