@@ -54,7 +54,7 @@ describe('client-node against the sandbox', () => {
       metadata: { name: 'obj-api', namespace: 'default' },
       spec: { template: { spec: { containers: [{ name: 'c', image: 'i:2' }] } } },
     });
-    expect(patched.metadata?.generation).toBe(2);
+    expect((patched as k8s.V1Deployment).metadata?.generation).toBe(2);
     const read = await client.read({
       apiVersion: 'apps/v1',
       kind: 'Deployment',

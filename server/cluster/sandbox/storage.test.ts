@@ -104,3 +104,19 @@ describe('ObjectStorage', () => {
     expect(() => s.eventsSince(1)).toThrow(StatusError);
   });
 });
+
+describe('ObjectStorage listeners', () => {
+  it('deliver commits in revision order even when a listener writes', () => {
+    const s = new ObjectStorage({ clock: new FakeClock() });
+    const first: number[] = [];
+    const second: number[] = [];
+    s.subscribe((e) => {
+      first.push(e.rv);
+      if (e.rv === 1) s.create('/configmaps', 'default/echo', cm('echo'));
+    });
+    s.subscribe((e) => second.push(e.rv));
+    s.create('/configmaps', 'default/a', cm('a'));
+    expect(first).toEqual([1, 2]);
+    expect(second).toEqual([1, 2]);
+  });
+});

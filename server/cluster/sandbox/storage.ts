@@ -42,6 +42,8 @@ export class ObjectStorage {
   private readonly uids = new Map<string, { gr: string; key: string }>();
   private log: StoredEvent[] = [];
   private readonly listeners = new Set<(e: StoredEvent) => void>();
+  private readonly pending: StoredEvent[] = [];
+  private dispatching = false;
 
   constructor(opts: ObjectStorageOptions = {}) {
     this.clock = opts.clock ?? realClock;
@@ -167,7 +169,19 @@ export class ObjectStorage {
   private append(e: StoredEvent): void {
     this.log.push(e);
     this.compactByAge();
-    for (const fn of [...this.listeners]) fn(e);
+    // A listener may write (simulators, controllers); its commits are delivered after the current
+    // one has reached every listener, so all listeners see commits in revision order.
+    this.pending.push(e);
+    if (this.dispatching) return;
+    this.dispatching = true;
+    try {
+      for (let next = this.pending.shift(); next; next = this.pending.shift()) {
+        for (const fn of [...this.listeners]) fn(next);
+      }
+    } finally {
+      this.dispatching = false;
+      this.pending.length = 0;
+    }
   }
 
   private bucket(gr: string): Map<string, KubeObject> {
