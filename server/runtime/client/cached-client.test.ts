@@ -1,0 +1,83 @@
+// The delegating client: reads from the cache unless disabled, writes to the API server, probe events.
+import { describe, expect, it } from 'vitest';
+import type { KubeList, KubeObject } from '../../../shared/models/object';
+import { RecordingProbe } from '../testing/recording-probe';
+import { ApiError } from '../util/errors';
+import { CachedClient } from './cached-client';
+import type { Client, Reader } from './interfaces';
+
+function fakes() {
+  const calls: string[] = [];
+  const obj: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'a', name: 'b' } };
+  const list: KubeList = { metadata: {}, items: [obj] };
+  const cache: Reader = {
+    get: async <T extends KubeObject>() => {
+      calls.push('cache.get');
+      return obj as T;
+    },
+    list: async <T extends KubeObject>() => {
+      calls.push('cache.list');
+      return list as KubeList<T>;
+    },
+  };
+  const api = {
+    get: async () => {
+      calls.push('api.get');
+      throw new ApiError(404, 'NotFound', 'pods "b" not found');
+    },
+    list: async () => {
+      calls.push('api.list');
+      return list;
+    },
+    create: async (o: KubeObject) => (calls.push('api.create'), o),
+    update: async (o: KubeObject) => (calls.push('api.update'), o),
+    patch: async (o: KubeObject) => (calls.push('api.patch'), o),
+    delete: async () => void calls.push('api.delete'),
+    deleteAllOf: async () => void calls.push('api.deleteAllOf'),
+    status: () => ({
+      update: async (o: KubeObject) => (calls.push('api.status.update'), o),
+      patch: async (o: KubeObject) => (calls.push('api.status.patch'), o),
+    }),
+  } as unknown as Client;
+  return { calls, cache, api, obj };
+}
+
+describe('CachedClient', () => {
+  it('reads through the cache and writes through the API server', async () => {
+    const { calls, cache, api, obj } = fakes();
+    const c = new CachedClient({ client: api, cache });
+    await c.get({ group: '', version: 'v1', kind: 'Pod' }, { namespace: 'a', name: 'b' });
+    await c.list({ apiVersion: 'v1', kind: 'PodList' });
+    await c.create(obj);
+    await c.update(obj);
+    await c.delete(obj);
+    await c.status().update(obj);
+    expect(calls).toEqual(['cache.get', 'cache.list', 'api.create', 'api.update', 'api.delete', 'api.status.update']);
+  });
+
+  it('bypasses the cache for disabled kinds and without a cache', async () => {
+    const { calls, cache, api } = fakes();
+    const c = new CachedClient({ client: api, cache, disableFor: [{ apiVersion: 'v1', kind: 'Pod' }] });
+    await c.list({ apiVersion: 'v1', kind: 'PodList' });
+    await c.get({ apiVersion: 'v1', kind: 'Pod' }, { name: 'x' }).catch(() => undefined);
+    await new CachedClient({ client: api }).list({ apiVersion: 'v1', kind: 'Pod' });
+    expect(calls).toEqual(['api.list', 'api.get', 'api.list']);
+  });
+
+  it('reports cache reads as cached client.request events', async () => {
+    const { cache, api } = fakes();
+    const probe = new RecordingProbe();
+    const c = new CachedClient({ client: api, cache, probe }).forController('pods');
+    await c.get({ apiVersion: 'v1', kind: 'Pod' }, { namespace: 'a', name: 'b' });
+    expect(probe.ofKind('client.request')).toEqual([
+      {
+        kind: 'client.request',
+        verb: 'get',
+        ref: { gvk: 'v1/Pod', namespace: 'a', name: 'b' },
+        cached: true,
+        durationMs: 0,
+        controller: 'pods',
+      },
+    ]);
+  });
+});

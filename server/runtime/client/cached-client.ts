@@ -1,0 +1,128 @@
+// Ports controller-runtime pkg/client/client.go's cache-backed ("delegating") client: reads go to the
+// informer cache (which starts an informer for a new kind on first read), writes always go to the API
+// server. Cache reads are reported as client.request events with cached: true.
+import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
+import type { ClientRequestEvent } from '../../../shared/protocol/events-controller';
+import { gvkString } from '../../../shared/protocol/ids';
+import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { realClock, type Clock } from '../util/clock';
+import { ApiError, errorMessage } from '../util/errors';
+import type { Client, ClientListOptions, GetOptions, ObjectKey, ObjectType, Reader, StatusWriter } from './interfaces';
+import type { Patch } from './patch';
+import type { DeleteOptions, PatchOptions, WriteOptions } from './resource-client';
+import { normalizeType } from './rest-client';
+
+export interface CachedClientOptions {
+  /** The API server client: all writes, and reads the cache does not serve. */
+  client: Client;
+  /** The informer cache. Without one every read goes to the API server. */
+  cache?: Reader;
+  /** Kinds always read from the API server (client.CacheOptions.DisableFor). */
+  disableFor?: ObjectType[];
+  probe?: Probe;
+  clock?: Clock;
+  /** Names the controller on emitted events, when this client belongs to one. */
+  controller?: string;
+}
+
+const sameKind = (a: GroupVersionKind, b: GroupVersionKind): boolean =>
+  a.group === b.group && a.version === b.version && a.kind === b.kind;
+
+export class CachedClient implements Client {
+  private readonly disabled: GroupVersionKind[];
+  private readonly probe: Probe;
+  private readonly clock: Clock;
+
+  constructor(private readonly o: CachedClientOptions) {
+    this.disabled = (o.disableFor ?? []).map((t) => normalizeType(t, false));
+    this.probe = o.probe ?? NOOP_PROBE;
+    this.clock = o.clock ?? realClock;
+  }
+
+  /** The same client, naming a controller on its cache-read events. */
+  forController(controller: string): CachedClient {
+    return new CachedClient({ ...this.o, controller });
+  }
+
+  private cacheFor(gvk: GroupVersionKind): Reader | undefined {
+    if (!this.o.cache) return undefined;
+    return this.disabled.some((d) => sameKind(d, gvk)) ? undefined : this.o.cache;
+  }
+
+  async get<T extends KubeObject = KubeObject>(type: ObjectType, key: ObjectKey, opts?: GetOptions): Promise<T> {
+    const gvk = normalizeType(type, false);
+    const cache = this.cacheFor(gvk);
+    if (!cache) return this.o.client.get<T>(type, key, opts);
+    return this.observe('get', gvk, key.namespace, key.name, () => cache.get<T>(type, key, opts));
+  }
+
+  async list<T extends KubeObject = KubeObject>(type: ObjectType, opts?: ClientListOptions): Promise<KubeList<T>> {
+    const gvk = normalizeType(type, true);
+    const cache = this.cacheFor(gvk);
+    if (!cache) return this.o.client.list<T>(type, opts);
+    return this.observe('list', gvk, opts?.namespace, '', () => cache.list<T>(type, opts));
+  }
+
+  create<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {
+    return this.o.client.create(obj, opts);
+  }
+
+  update<T extends KubeObject>(obj: T, opts?: WriteOptions): Promise<T> {
+    return this.o.client.update(obj, opts);
+  }
+
+  patch<T extends KubeObject>(obj: T, patch: Patch, opts?: PatchOptions): Promise<T> {
+    return this.o.client.patch(obj, patch, opts);
+  }
+
+  delete(obj: KubeObject, opts?: DeleteOptions): Promise<void> {
+    return this.o.client.delete(obj, opts);
+  }
+
+  deleteAllOf(type: ObjectType, opts?: Parameters<Client['deleteAllOf']>[1]): Promise<void> {
+    return this.o.client.deleteAllOf(type, opts);
+  }
+
+  status(): StatusWriter {
+    return this.o.client.status();
+  }
+
+  private async observe<R>(
+    verb: ClientRequestEvent['verb'],
+    gvk: GroupVersionKind,
+    namespace: string | undefined,
+    name: string,
+    fn: () => Promise<R>,
+  ): Promise<R> {
+    if (!this.probe.enabled) return fn();
+    const started = this.clock.now();
+    const ref = {
+      gvk: gvkString(gvk.group, gvk.version, gvk.kind),
+      name,
+      ...(namespace ? { namespace } : {}),
+    };
+    const emit = (extra: Partial<ClientRequestEvent>): void =>
+      this.probe.emit({
+        kind: 'client.request',
+        verb,
+        ref,
+        cached: true,
+        durationMs: this.clock.now() - started,
+        ...(this.o.controller ? { controller: this.o.controller } : {}),
+        ...extra,
+      });
+    try {
+      const out = await fn();
+      emit({});
+      return out;
+    } catch (err) {
+      emit({ error: errorMessage(err), ...(err instanceof ApiError ? { code: err.code } : {}) });
+      throw err;
+    }
+  }
+}
+
+/** client.New with a cache reader: the manager's GetClient(). */
+export function newCachedClient(opts: CachedClientOptions): CachedClient {
+  return new CachedClient(opts);
+}
