@@ -1,0 +1,303 @@
+// Go peers for `npm run bench`: the workloads of bench/*.ts run on client-go itself, printed as JSON lines
+// (one per workload) so the TypeScript runner can put both figures side by side. Shapes must stay in step
+// with bench/workloads.ts.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	apiruntime "k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/watch"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/client-go/util/workqueue"
+)
+
+type result struct {
+	Bench  string  `json:"bench"`
+	Impl   string  `json:"impl"`
+	Ops    int     `json:"ops"`
+	Ms     float64 `json:"ms"`
+	OpsSec float64 `json:"opsPerSec"`
+	HeapMB float64 `json:"heapMB"`
+	Reps   int     `json:"reps"`
+}
+
+type shape struct {
+	queueKeys, queueRounds, queueDup int
+	rlKeys, rlRounds                 int
+	pods, updates                    int
+	reps                             int
+}
+
+func fullShape() shape {
+	return shape{queueKeys: 1000, queueRounds: 50, queueDup: 10, rlKeys: 1000, rlRounds: 100, pods: 10_000, updates: 50_000, reps: 5}
+}
+
+func quickShape() shape {
+	return shape{queueKeys: 1000, queueRounds: 5, queueDup: 10, rlKeys: 1000, rlRounds: 10, pods: 1_000, updates: 5_000, reps: 1}
+}
+
+// run repeats fn (each call returns elapsed ms and retained heap MB) and reports the median time; the heap
+// figure is the last run's. A first untimed run warms caches so both languages are measured warm.
+func run(bench string, ops, reps int, fn func() (float64, float64)) {
+	fn()
+	times := make([]float64, 0, reps)
+	heap := 0.0
+	for i := 0; i < reps; i++ {
+		var t float64
+		t, heap = fn()
+		times = append(times, t)
+	}
+	sort.Float64s(times)
+	med := times[len(times)/2]
+	b, _ := json.Marshal(result{Bench: bench, Impl: "client-go", Ops: ops, Ms: med, OpsSec: float64(ops) / (med / 1000), HeapMB: heap, Reps: reps})
+	fmt.Println(string(b))
+}
+
+func ms(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
+
+func heapNow() uint64 {
+	runtime.GC()
+	runtime.GC()
+	var m runtime.MemStats
+	runtime.ReadMemStats(&m)
+	return m.HeapAlloc
+}
+
+func mb(before, after uint64) float64 {
+	if after < before {
+		return 0
+	}
+	return float64(after-before) / (1 << 20)
+}
+
+func names(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = "ns/obj-" + strconv.Itoa(i)
+	}
+	return out
+}
+
+// workqueue: every round adds each key dup times (all but the first are absorbed), then one worker drains
+// with get/done.
+func benchQueue(s shape) {
+	keys := names(s.queueKeys)
+	run("workqueue add/get/done (dedup)", s.queueKeys*s.queueRounds*s.queueDup, s.reps, func() (float64, float64) {
+		before := heapNow()
+		q := workqueue.NewTyped[string]()
+		start := time.Now()
+		for r := 0; r < s.queueRounds; r++ {
+			for d := 0; d < s.queueDup; d++ {
+				for _, k := range keys {
+					q.Add(k)
+				}
+			}
+			for q.Len() > 0 {
+				item, _ := q.Get()
+				q.Done(item)
+			}
+		}
+		t := ms(start)
+		h := mb(before, heapNow())
+		q.ShutDown()
+		return t, h
+	})
+}
+
+// rate-limited add + forget with the default controller rate limiter (per-item exponential, max'd with a
+// 10 qps / 100 burst bucket): after the burst every add is delayed, so the delaying queue holds the keys.
+func benchRateLimited(s shape) {
+	keys := names(s.rlKeys)
+	run("ratelimited addRateLimited+forget", s.rlKeys*s.rlRounds, s.reps, func() (float64, float64) {
+		before := heapNow()
+		q := workqueue.NewTypedRateLimitingQueue[string](workqueue.DefaultTypedControllerRateLimiter[string]())
+		start := time.Now()
+		for r := 0; r < s.rlRounds; r++ {
+			for _, k := range keys {
+				q.AddRateLimited(k)
+				q.Forget(k)
+			}
+		}
+		t := ms(start)
+		h := mb(before, heapNow())
+		q.ShutDown()
+		return t, h
+	})
+}
+
+func pod(i, rv int) *corev1.Pod {
+	return &corev1.Pod{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name: "pod-" + strconv.Itoa(i), Namespace: "ns-" + strconv.Itoa(i%10),
+			ResourceVersion: strconv.Itoa(rv), UID: types.UID("uid-" + strconv.Itoa(i)),
+			Labels: map[string]string{"app": "bench", "shard": strconv.Itoa(i % 7)},
+		},
+		Spec:   corev1.PodSpec{NodeName: "node-" + strconv.Itoa(i%50), Containers: []corev1.Container{{Name: "c", Image: "nginx:1.27"}}},
+		Status: corev1.PodStatus{Phase: corev1.PodRunning, PodIP: "10.0." + strconv.Itoa(i/250%250) + "." + strconv.Itoa(i%250)},
+	}
+}
+
+// noWatchList marks the fake ListWatch as not speaking the WatchList protocol: current client-go tries a
+// streaming list first and would wait forever for the initial-events bookmark a fake watch never sends.
+type noWatchList struct{ *cache.ListWatch }
+
+func (noWatchList) IsWatchListSemanticsUnSupported() bool { return true }
+
+// informer: a SharedIndexInformer (namespace index, one handler) lists n pods, then takes `updates`
+// MODIFIED events from a fake watch. Pods are built inside list/watch so only what the informer keeps is
+// retained; the heap figure is measured with the informer still running.
+func benchInformer(s shape) {
+	n, updates := s.pods, s.updates
+	run(fmt.Sprintf("informer list %dk + %dk updates", n/1000, updates/1000), n+updates, s.reps, func() (float64, float64) {
+		before := heapNow()
+		fw := watch.NewFake()
+		lw := noWatchList{&cache.ListWatch{
+			ListFunc: func(metav1.ListOptions) (apiruntime.Object, error) {
+				items := make([]corev1.Pod, n)
+				for i := range items {
+					items[i] = *pod(i, i+1)
+				}
+				return &corev1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.Itoa(n)}, Items: items}, nil
+			},
+			WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return fw, nil },
+		}}
+		inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+		done := make(chan struct{})
+		count, total := 0, n+updates
+		tick := func() {
+			count++
+			if count == total {
+				close(done)
+			}
+		}
+		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+			AddFunc:    func(any) { tick() },
+			UpdateFunc: func(any, any) { tick() },
+		})
+		ctx, cancel := context.WithCancel(context.Background())
+		start := time.Now()
+		go inf.RunWithContext(ctx)
+		for u := 0; u < updates; u++ {
+			fw.Modify(pod(u%n, n+u+1))
+		}
+		<-done
+		t := ms(start)
+		h := mb(before, heapNow())
+		runtime.KeepAlive(inf)
+		cancel()
+		return t, h
+	})
+}
+
+// sandbox: the same server the TypeScript client talks to, over JSON.
+func benchSandbox(url, namespace, fromRV string, objects, events, reps int) {
+	cfg := &rest.Config{
+		Host:          url,
+		QPS:           -1,
+		ContentConfig: rest.ContentConfig{ContentType: "application/json", AcceptContentTypes: "application/json"},
+	}
+	cs, err := corev1client.NewForConfig(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	cms := cs.ConfigMaps(namespace)
+	ctx := context.Background()
+	listOnce := func(limit int64) int {
+		got, cont := 0, ""
+		for {
+			l, err := cms.List(ctx, metav1.ListOptions{Limit: limit, Continue: cont})
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			got += len(l.Items)
+			cont = l.Continue
+			if cont == "" {
+				return got
+			}
+		}
+	}
+	for _, limit := range []int64{0, 500} {
+		label := "sandbox list 5k configmaps (one page)"
+		if limit > 0 {
+			label = "sandbox list 5k configmaps (pages of 500)"
+		}
+		run(label, objects, reps, func() (float64, float64) {
+			start := time.Now()
+			if got := listOnce(limit); got != objects {
+				fmt.Fprintf(os.Stderr, "listed %d configmaps, want %d\n", got, objects)
+				os.Exit(1)
+			}
+			return ms(start), 0
+		})
+	}
+	run("sandbox watch replay", events, reps, func() (float64, float64) {
+		start := time.Now()
+		w, err := cms.Watch(ctx, metav1.ListOptions{ResourceVersion: fromRV})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		got := 0
+		for range w.ResultChan() {
+			got++
+			if got == events {
+				break
+			}
+		}
+		w.Stop()
+		if got != events {
+			fmt.Fprintf(os.Stderr, "watched %d events, want %d\n", got, events)
+			os.Exit(1)
+		}
+		return ms(start), 0
+	})
+}
+
+func main() {
+	quick := flag.Bool("quick", false, "small shapes, one repetition (smoke run)")
+	only := flag.String("only", "queue,ratelimited,informer", "comma-separated workloads to run")
+	sandboxURL := flag.String("sandbox", "", "sandbox base URL for the sandbox workloads")
+	namespace := flag.String("namespace", "bench", "namespace holding the sandbox configmaps")
+	fromRV := flag.String("from-rv", "", "resourceVersion the watch replay starts after")
+	objects := flag.Int("objects", 5000, "configmaps the sandbox holds")
+	events := flag.Int("events", 0, "events the watch replay must deliver")
+	flag.Parse()
+	s := fullShape()
+	if *quick {
+		s = quickShape()
+	}
+	for _, w := range strings.Split(*only, ",") {
+		switch w {
+		case "queue":
+			benchQueue(s)
+		case "ratelimited":
+			benchRateLimited(s)
+		case "informer":
+			benchInformer(s)
+		case "sandbox":
+			benchSandbox(*sandboxURL, *namespace, *fromRV, *objects, *events, max(1, s.reps-2))
+		case "":
+		default:
+			fmt.Fprintf(os.Stderr, "unknown workload %q\n", w)
+			os.Exit(2)
+		}
+	}
+}
