@@ -10,6 +10,8 @@ export {
   objectNameString,
   metaObjectToName,
   deletionHandlingObjectToName,
+  deletedObjectKey,
+  deletedObjectName,
   type ObjectName,
 } from './keys';
 export { objectRef, gvkOf } from './object-ref';

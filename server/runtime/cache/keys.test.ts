@@ -4,6 +4,8 @@ import { DeletedFinalStateUnknown } from './interfaces';
 import {
   KeyError,
   deletionHandlingMetaNamespaceKeyFunc,
+  deletedObjectKey,
+  deletedObjectName,
   deletionHandlingObjectToName,
   errorIs,
   metaNamespaceKeyFunc,
@@ -65,6 +67,24 @@ describe('keys', () => {
     const tomb = deletionHandlingObjectToName(new DeletedFinalStateUnknown('testnamespace/testname', undefined));
     expect(tomb).toEqual(live);
     expect(deletionHandlingObjectToName(new DeletedFinalStateUnknown('a/b/c', undefined))).toEqual({
+      namespace: 'a',
+      name: 'b/c',
+    });
+  });
+
+  it('TestDeletedObjectGetKey / TestDeletedObjectGetObjectName', () => {
+    const want = { namespace: 'testnamespace', name: 'testname' };
+    for (const o of [
+      pod,
+      new DeletedFinalStateUnknown('testnamespace/testname', pod),
+      new DeletedFinalStateUnknown('testnamespace/testname', undefined),
+    ]) {
+      expect(deletedObjectKey(o)).toBe('testnamespace/testname');
+      expect(deletedObjectName(o)).toEqual(want);
+    }
+    expect(deletedObjectKey(undefined)).toBe('');
+    expect(deletedObjectName(undefined)).toEqual({ namespace: '', name: '' });
+    expect(deletedObjectName(new DeletedFinalStateUnknown('a/b/c', undefined))).toEqual({
       namespace: 'a',
       name: 'b/c',
     });

@@ -99,3 +99,24 @@ export function deletionHandlingObjectToName(
   }
   return metaObjectToName(obj);
 }
+
+/**
+ * DeletedObject.GetKey (the typed delete wrapper): the tombstone's key, else the object's key, else ""
+ * when there is no object at all. Never throws.
+ */
+export function deletedObjectKey(obj: unknown): string {
+  if (obj instanceof DeletedFinalStateUnknown) return obj.key;
+  if (obj === undefined || obj === null) return '';
+  try {
+    return metaNamespaceKeyFunc(obj);
+  } catch {
+    return '';
+  }
+}
+
+/** DeletedObject.GetObjectName: splits deletedObjectKey at the first "/" (zero name for nothing). */
+export function deletedObjectName(obj: unknown): ObjectName {
+  const key = deletedObjectKey(obj);
+  const i = key.indexOf('/');
+  return i < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
+}

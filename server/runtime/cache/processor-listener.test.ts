@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
+import { NOOP_PROBE } from '../instrumentation/probe';
+import {
+  HANDLER_PANIC_PAUSE_MS,
+  ProcessorListener,
+  SharedProcessor,
+  determineResyncPeriod,
+} from './processor-listener';
+
+interface O {
+  metadata: { name: string; resourceVersion?: string };
+}
+const o = (name: string): O => ({ metadata: { name } });
+
+function listener(clock: FakeClock, onAdd: (x: O, initial: boolean) => void, upstream = () => true, period = 0) {
+  return new ProcessorListener<O>({
+    handler: { onAdd },
+    name: 'h',
+    requestedResyncPeriodMs: period,
+    resyncPeriodMs: period,
+    upstreamHasSynced: upstream,
+    clock,
+    probe: NOOP_PROBE,
+    informer: 'i',
+    gvk: 'v1/Pod',
+  });
+}
+
+describe('processorListener', () => {
+  it('delivers in order, asynchronously, only once running', async () => {
+    const clock = new FakeClock();
+    const seen: string[] = [];
+    const l = listener(clock, (x) => seen.push(x.metadata.name));
+    l.add({ type: 'add', obj: o('a'), isInInitialList: false });
+    await flushMicrotasks();
+    expect(seen).toEqual([]);
+    l.run();
+    l.add({ type: 'add', obj: o('b'), isInInitialList: false });
+    expect(seen).toEqual([]);
+    await flushMicrotasks();
+    expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('a throwing handler loses that notification; delivery resumes after the pause', async () => {
+    const clock = new FakeClock();
+    const seen: string[] = [];
+    const l = listener(clock, (x) => {
+      if (x.metadata.name === 'boom') throw new Error('handler panic');
+      seen.push(x.metadata.name);
+    });
+    l.run();
+    l.add({ type: 'add', obj: o('boom'), isInInitialList: false });
+    l.add({ type: 'add', obj: o('next'), isInInitialList: false });
+    await flushMicrotasks();
+    expect(seen).toEqual([]);
+    await clock.advance(HANDLER_PANIC_PAUSE_MS);
+    expect(seen).toEqual(['next']);
+  });
+
+  it('a throw on an initial-list add means the handler never reports synced (as upstream)', async () => {
+    const clock = new FakeClock();
+    const l = listener(clock, () => {
+      throw new Error('nope');
+    });
+    l.run();
+    l.add({ type: 'add', obj: o('a'), isInInitialList: true });
+    await clock.advance(5000);
+    expect(l.hasSynced()).toBe(false);
+  });
+
+  it('hasSynced needs the upstream and every initial add handled; whenIdle resolves after delivery', async () => {
+    const clock = new FakeClock();
+    let upstream = false;
+    const l = listener(
+      clock,
+      () => {},
+      () => upstream,
+    );
+    l.run();
+    l.add({ type: 'add', obj: o('a'), isInInitialList: true });
+    expect(l.hasSynced()).toBe(false);
+    await l.whenIdle();
+    expect(l.hasSynced()).toBe(false);
+    upstream = true;
+    expect(l.hasSynced()).toBe(true);
+  });
+
+  it('shouldResync: due only after its period; the first resync is one period after creation', () => {
+    const clock = new FakeClock();
+    const l = listener(clock, () => {}, undefined, 1000);
+    expect(l.shouldResync(clock.now())).toBe(false);
+    expect(l.shouldResync(clock.now() + 1000)).toBe(true);
+    const never = listener(clock, () => {}, undefined, 0);
+    expect(never.shouldResync(clock.now() + 1e9)).toBe(false);
+  });
+
+  it('sharedProcessor: sync notifications go only to listeners due a resync', async () => {
+    const clock = new FakeClock();
+    const p = new SharedProcessor<O>(clock);
+    const seenA: string[] = [];
+    const seenB: string[] = [];
+    const a = listener(clock, () => {}, undefined, 1000);
+    const b = listener(clock, () => {}, undefined, 0);
+    a['handler'].onUpdate = (_x, n) => void seenA.push(n.metadata.name);
+    b['handler'].onUpdate = (_x, n) => void seenB.push(n.metadata.name);
+    p.addListener(a);
+    p.addListener(b);
+    p.run();
+    clock.step(1000);
+    expect(p.shouldResync()).toBe(true);
+    p.distribute({ type: 'update', oldObj: o('s'), newObj: o('s'), resync: true }, true);
+    p.distribute({ type: 'update', oldObj: o('u'), newObj: o('u'), resync: false }, false);
+    await flushMicrotasks();
+    expect(seenA).toEqual(['s', 'u']);
+    expect(seenB).toEqual(['u']);
+    expect(p.shouldResync()).toBe(false);
+  });
+
+  it('determineResyncPeriod', () => {
+    expect(determineResyncPeriod(0, 1000)).toBe(0);
+    expect(determineResyncPeriod(5000, 0)).toBe(0);
+    expect(determineResyncPeriod(500, 1000)).toBe(1000);
+    expect(determineResyncPeriod(5000, 1000)).toBe(5000);
+  });
+});
