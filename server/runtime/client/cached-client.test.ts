@@ -1,6 +1,7 @@
 // The delegating client: reads from the cache unless disabled, writes to the API server, probe events.
 import { describe, expect, it } from 'vitest';
 import type { KubeList, KubeObject } from '../../../shared/models/object';
+import { FakeClock } from '../testing/fake-clock';
 import { RecordingProbe } from '../testing/recording-probe';
 import { ApiError } from '../util/errors';
 import { CachedClient } from './cached-client';
@@ -67,7 +68,7 @@ describe('CachedClient', () => {
   it('reports cache reads as cached client.request events', async () => {
     const { cache, api } = fakes();
     const probe = new RecordingProbe();
-    const c = new CachedClient({ client: api, cache, probe }).forController('pods');
+    const c = new CachedClient({ client: api, cache, probe, clock: new FakeClock() }).forController('pods');
     await c.get({ apiVersion: 'v1', kind: 'Pod' }, { namespace: 'a', name: 'b' });
     expect(probe.ofKind('client.request')).toEqual([
       {
