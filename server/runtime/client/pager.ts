@@ -4,11 +4,9 @@ import type { KubeList, KubeObject } from '../../../shared/models/object';
 import { isResourceExpired } from '../util/errors';
 import type { ListerWatcher, ListOptions } from './lister-watcher';
 
-export const DEFAULT_PAGE_SIZE = 500;
-
 export interface ListPagerOptions<T extends KubeObject> {
   lister: Pick<ListerWatcher<T>, 'list'>;
-  /** Items per page; 0 lists everything in one request. Default 500. */
+  /** Items per page; 0 lists everything in one request. Default ListPager.defaultPageSize (500). */
   pageSize?: number;
   /** On 410 for a continuation page, retry once with one full list. Default true. */
   fullListIfExpired?: boolean;
@@ -21,13 +19,15 @@ export interface PagedListResult<T extends KubeObject> {
 }
 
 export class ListPager<T extends KubeObject = KubeObject> {
+  /** pager.defaultPageSize. */
+  static readonly defaultPageSize = 500;
   private readonly lister: Pick<ListerWatcher<T>, 'list'>;
   readonly pageSize: number;
   readonly fullListIfExpired: boolean;
 
   constructor(opts: ListPagerOptions<T>) {
     this.lister = opts.lister;
-    this.pageSize = opts.pageSize ?? DEFAULT_PAGE_SIZE;
+    this.pageSize = opts.pageSize ?? ListPager.defaultPageSize;
     this.fullListIfExpired = opts.fullListIfExpired ?? true;
   }
 
