@@ -1,0 +1,219 @@
+import { describe, expect, it } from 'vitest';
+import { DeltaFIFO, type Deltas } from './delta-fifo';
+import { DeletedFinalStateUnknown } from './interfaces';
+import type { KeyListerGetter } from './reflector-store';
+
+interface TObj {
+  name: string;
+  val: unknown;
+}
+const mk = (name: string, val: unknown): TObj => ({ name, val });
+const nameKey = (o: unknown): string => (o as TObj).name;
+
+function literalLister(...objs: TObj[]): KeyListerGetter<TObj> {
+  const m = new Map(objs.map((o) => [o.name, o]));
+  return { listKeys: () => [...m.keys()], getByKey: (k) => m.get(k) };
+}
+
+function fifo(opts: { known?: KeyListerGetter<TObj>; replaced?: boolean; transformer?: (o: TObj) => TObj } = {}) {
+  return new DeltaFIFO<TObj>({
+    keyFunction: nameKey,
+    ...(opts.known ? { knownObjects: opts.known } : {}),
+    ...(opts.replaced ? { emitDeltaTypeReplaced: true } : {}),
+    ...(opts.transformer ? { transformer: opts.transformer } : {}),
+  });
+}
+
+const pop = (f: DeltaFIFO<TObj>): Promise<Deltas<TObj>> => f.pop(() => {});
+const tomb = (key: string, obj: TObj | undefined): DeletedFinalStateUnknown<TObj> =>
+  new DeletedFinalStateUnknown(key, obj as TObj);
+
+/** Pops everything queued (without blocking). */
+async function drain(f: DeltaFIFO<TObj>): Promise<Deltas<TObj>[]> {
+  const out: Deltas<TObj>[] = [];
+  while (f.listKeys().length > 0) out.push(await pop(f));
+  return out;
+}
+
+describe('delta_fifo_test: Replace', () => {
+  it('TestDeltaFIFO_ReplaceMakesDeletions', async () => {
+    const known = (): KeyListerGetter<TObj> => literalLister(mk('foo', 5), mk('bar', 6), mk('baz', 7));
+
+    let f = fifo({ known: known() });
+    f.delete(mk('baz', 10));
+    f.replace([mk('foo', 5)], '0');
+    expect(await drain(f)).toEqual([
+      [{ type: 'Deleted', object: mk('baz', 10) }],
+      [{ type: 'Sync', object: mk('foo', 5) }],
+      [{ type: 'Deleted', object: tomb('bar', mk('bar', 6)) }],
+    ]);
+
+    f = fifo({ known: known() });
+    f.add(mk('baz', 10));
+    f.replace([mk('foo', 5)], '0');
+    expect(await drain(f)).toEqual([
+      [
+        { type: 'Added', object: mk('baz', 10) },
+        { type: 'Deleted', object: tomb('baz', mk('baz', 10)) },
+      ],
+      [{ type: 'Sync', object: mk('foo', 5) }],
+      [{ type: 'Deleted', object: tomb('bar', mk('bar', 6)) }],
+    ]);
+
+    f = fifo({ known: known() });
+    f.delete(mk('bar', 6));
+    f.add(mk('bar', 100));
+    f.replace([mk('foo', 5)], '0');
+    expect(await drain(f)).toEqual([
+      [
+        { type: 'Deleted', object: mk('bar', 6) },
+        { type: 'Added', object: mk('bar', 100) },
+        { type: 'Deleted', object: tomb('bar', mk('bar', 100)) },
+      ],
+      [{ type: 'Sync', object: mk('foo', 5) }],
+      [{ type: 'Deleted', object: tomb('baz', mk('baz', 7)) }],
+    ]);
+
+    f = fifo({ known: known() });
+    f.replace([mk('bar', 100), mk('foo', 5)], '0');
+    f.replace([mk('foo', 5)], '0');
+    expect(await drain(f)).toEqual([
+      [
+        { type: 'Sync', object: mk('bar', 100) },
+        { type: 'Deleted', object: tomb('bar', mk('bar', 100)) },
+      ],
+      [
+        { type: 'Sync', object: mk('foo', 5) },
+        { type: 'Sync', object: mk('foo', 5) },
+      ],
+      [{ type: 'Deleted', object: tomb('baz', mk('baz', 7)) }],
+    ]);
+
+    f = fifo();
+    f.add(mk('baz', 10));
+    f.replace([mk('foo', 5)], '0');
+    expect(await drain(f)).toEqual([
+      [
+        { type: 'Added', object: mk('baz', 10) },
+        { type: 'Deleted', object: tomb('baz', mk('baz', 10)) },
+      ],
+      [{ type: 'Sync', object: mk('foo', 5) }],
+    ]);
+  });
+
+  it('TestDeltaFIFO_ReplaceMakesDeletionsReplaced', async () => {
+    const f = fifo({ known: literalLister(mk('foo', 5), mk('bar', 6), mk('baz', 7)), replaced: true });
+    f.delete(mk('baz', 10));
+    f.replace([mk('foo', 6)], '0');
+    expect(await drain(f)).toEqual([
+      [{ type: 'Deleted', object: mk('baz', 10) }],
+      [{ type: 'Replaced', object: mk('foo', 6) }],
+      [{ type: 'Deleted', object: tomb('bar', mk('bar', 6)) }],
+    ]);
+  });
+
+  it('TestDeltaFIFO_ReplaceDeltaType', async () => {
+    const f = fifo({ known: literalLister(mk('foo', 5)), replaced: true });
+    f.replace([mk('foo', 5)], '0');
+    expect(await drain(f)).toEqual([[{ type: 'Replaced', object: mk('foo', 5) }]]);
+  });
+
+  describe('TestDeltaFIFO_ReplaceMakesDeletionsForObjectsOnlyInQueue', () => {
+    const obj = mk('foo', 2);
+    const objV2 = mk('foo', 3);
+    const cases: { name: string; replaced?: boolean; ops: (f: DeltaFIFO<TObj>) => void; want: Deltas<TObj> }[] = [
+      {
+        name: 'Added object should be deleted on Replace',
+        ops: (f) => {
+          f.add(obj);
+          f.replace([], '0');
+        },
+        want: [
+          { type: 'Added', object: obj },
+          { type: 'Deleted', object: tomb('foo', obj) },
+        ],
+      },
+      {
+        name: 'Replaced object should have only a single Delete',
+        replaced: true,
+        ops: (f) => {
+          f.add(obj);
+          f.replace([obj], '0');
+          f.replace([], '0');
+        },
+        want: [
+          { type: 'Added', object: obj },
+          { type: 'Replaced', object: obj },
+          { type: 'Deleted', object: tomb('foo', obj) },
+        ],
+      },
+      {
+        name: 'Deleted object should have only a single Delete',
+        ops: (f) => {
+          f.add(obj);
+          f.delete(obj);
+          f.replace([], '0');
+        },
+        want: [
+          { type: 'Added', object: obj },
+          { type: 'Deleted', object: obj },
+        ],
+      },
+      {
+        name: 'Synced objects should have a single delete',
+        ops: (f) => {
+          f.add(obj);
+          f.replace([obj], '0');
+          f.replace([obj], '0');
+          f.replace([], '0');
+        },
+        want: [
+          { type: 'Added', object: obj },
+          { type: 'Sync', object: obj },
+          { type: 'Sync', object: obj },
+          { type: 'Deleted', object: tomb('foo', obj) },
+        ],
+      },
+      {
+        name: 'Added objects should have a single delete on multiple Replaces',
+        ops: (f) => {
+          f.add(obj);
+          f.replace([], '0');
+          f.replace([], '1');
+        },
+        want: [
+          { type: 'Added', object: obj },
+          { type: 'Deleted', object: tomb('foo', obj) },
+        ],
+      },
+      {
+        name: 'Added and deleted and added object should be deleted',
+        ops: (f) => {
+          f.add(obj);
+          f.delete(obj);
+          f.add(objV2);
+          f.replace([], '0');
+        },
+        want: [
+          { type: 'Added', object: obj },
+          { type: 'Deleted', object: obj },
+          { type: 'Added', object: objV2 },
+          { type: 'Deleted', object: tomb('foo', objV2) },
+        ],
+      },
+    ];
+    for (const c of cases) {
+      for (const withKnown of [true, false]) {
+        it(`${c.name} (${withKnown ? 'empty knownObjects' : 'no knownObjects'})`, async () => {
+          const f = fifo({
+            ...(withKnown ? { known: literalLister() } : {}),
+            ...(c.replaced ? { replaced: true } : {}),
+          });
+          c.ops(f);
+          expect(await pop(f)).toEqual(c.want);
+          expect(f.listKeys()).toEqual([]);
+        });
+      }
+    }
+  });
+});
