@@ -46,4 +46,41 @@ describe('App shell', () => {
     expect(t).toContain('REPLAY');
     expect(t).toContain('Replay of incident.jsonl');
   });
+
+  it('offers play, speed and seek controls for a replay, and the recording toggle', () => {
+    const store = storeWith(fixtureView());
+    store.setStatus({ state: 'replaying', source: 'incident.jsonl' });
+    store.setServerStatus({
+      recording: { paused: true, evicted: 0 },
+      steppers: {},
+      faults: [],
+      replay: {
+        playing: false,
+        speed: 10,
+        seq: 40,
+        firstSeq: 1,
+        lastSeq: 90,
+        ts: 5000,
+        firstTs: 1000,
+        lastTs: 9000,
+        finished: false,
+      },
+    });
+    store.setSnapshot(fixtureView(), {
+      protocolVersion: 1,
+      serverEpoch: 'r',
+      mode: 'replay',
+      cluster: { kind: 'replay', name: 'incident.jsonl', writable: false },
+      controllers: [],
+      startedAt: 0,
+      capabilities: { step: false, requeue: false, faults: false, workload: false, replay: true, recording: true },
+    });
+    const t = renderText(<App />, store);
+    expect(t).toContain('seq 40 / 90 · paused');
+    expect(t).toContain('▶ Play');
+    expect(t).toContain('10×');
+    expect(t).toContain('4.00s / 8.00s');
+    expect(t).toContain('Paused');
+    expect(t).toContain('read-only');
+  });
 });

@@ -7,6 +7,8 @@ import { useNow, useStore, useStoreState } from './client/hooks';
 import { navigate, useRoute } from './client/route';
 import type { PanelId, Route } from './client/route';
 import type { LinkStatus, StoreState } from './client/runtime-store';
+import { RecordingToggle } from './components/RecordingToggle';
+import { ReplayControls } from './components/ReplayControls';
 import { Badge, Dot } from './components/Stat';
 import { fmtCount, fmtDuration } from './components/format';
 import { Controller } from './panels/controller/Controller';
@@ -146,15 +148,17 @@ export function Banner({ state, now }: { state: StoreState; now: number }) {
         <div className="banner info" data-testid="banner">
           <b>Replay</b> of {s.source}: what you see was recorded earlier, not a live cluster.
           {state.serverStatus?.replay && (
-            <span className="dim">
-              {' '}
-              seq {state.serverStatus.replay.seq} / {state.serverStatus.replay.lastSeq}
-              {state.serverStatus.replay.finished
-                ? ' · finished'
-                : state.serverStatus.replay.playing
-                  ? ` · playing ${state.serverStatus.replay.speed}×`
-                  : ' · paused'}
-            </span>
+            <>
+              <span className="dim">
+                seq {state.serverStatus.replay.seq} / {state.serverStatus.replay.lastSeq}
+                {state.serverStatus.replay.finished
+                  ? ' · finished'
+                  : state.serverStatus.replay.playing
+                    ? ' · playing'
+                    : ' · paused'}
+              </span>
+              <ReplayControls replay={state.serverStatus.replay} />
+            </>
           )}
         </div>
       );
@@ -220,6 +224,9 @@ export function Shell({
           </span>
         </span>
         <span className="spacer" />
+        {server?.capabilities.recording && state.serverStatus && (
+          <RecordingToggle recording={state.serverStatus.recording} />
+        )}
         <button
           type="button"
           className="btn small"

@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { InspectResult } from '../../../shared/protocol/socket';
 import { Card, Empty } from '../../components/Card';
+import { JsonView } from '../../components/JsonView';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { FocusSelect } from '../../components/Select';
 import { fmtAgo, fmtClockMs, fmtCount } from '../../components/format';
@@ -49,7 +50,7 @@ function ObjectView({ gvk, objectKey, now }: { gvk: string; objectKey: string; n
         ) : res.data.object === null ? (
           <Empty>Not in the cache now (deleted, or not yet synced).</Empty>
         ) : (
-          <pre className="json">{JSON.stringify(res.data.object, null, 2)}</pre>
+          <JsonView value={res.data.object} />
         )}
       </Card>
       <Card title="Recent versions" right={<span className="dim">as the informer received them</span>} flush>

@@ -4,12 +4,14 @@ import type { ReactNode } from 'react';
 import type { NotableEntry } from '../../../shared/protocol/view';
 import { Card, Empty } from '../../components/Card';
 import { Badge, Stat, Stats } from '../../components/Stat';
+import { TimeSeriesChart } from '../../components/TimeSeriesChart';
+import { C } from '../../components/colors';
 import type { Tone } from '../../components/Stat';
 import { fmtClock, fmtCount, fmtDuration, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
 import type { PanelId, Route } from '../../client/route';
 import type { PanelProps } from '../types';
-import { buildPipeline } from './overview-series';
+import { activitySeries, buildPipeline } from './overview-series';
 import type { ControllerLane, InformerLane } from './overview-series';
 
 function Node({
@@ -57,7 +59,9 @@ function InformerRow({ lane }: { lane: InformerLane }) {
   const to = { informer: lane.id };
   return (
     <div className="lane" data-testid={`lane-informer-${lane.id}`}>
-      <div className="lane-label">{lane.id}</div>
+      <div className="lane-label" title={lane.id}>
+        {lane.id.slice(lane.id.lastIndexOf('/') + 1)}
+      </div>
       <Node
         title="API server"
         main={lane.lastResourceVersion ? `rv ${lane.lastResourceVersion}` : '—'}
@@ -113,7 +117,9 @@ function ControllerRow({ lane }: { lane: ControllerLane }) {
   const queued = lane.ready + lane.waiting;
   return (
     <div className="lane" data-testid={`lane-controller-${lane.name}`}>
-      <div className="lane-label">{lane.name}</div>
+      <div className="lane-label" title={lane.name}>
+        {lane.name}
+      </div>
       <Node
         title="Sources"
         main={lane.sources.length > 0 ? lane.sources.join(', ') : '—'}
@@ -166,6 +172,8 @@ function ControllerRow({ lane }: { lane: ControllerLane }) {
     </div>
   );
 }
+
+const PALETTE = [C.ok, C.info, C.purple, C.teal, C.orange, C.pink, C.warn];
 
 const LEVEL_TONE: Record<NotableEntry['level'], Tone> = { info: 'info', warn: 'warn', error: 'err' };
 
@@ -246,6 +254,20 @@ export function Overview({ view }: PanelProps) {
             ))}
           </div>
         )}
+      </Card>
+      <Card title="Activity" right={<span className="dim">reconciles per second by controller · watch events</span>}>
+        <TimeSeriesChart
+          data={activitySeries(view)}
+          series={[
+            ...p.controllers.map((c, i) => ({
+              key: c.name,
+              label: c.name,
+              color: PALETTE[i % PALETTE.length] as string,
+            })),
+            { key: 'watchEvents', label: 'watch events', color: C.grey },
+          ]}
+          height={120}
+        />
       </Card>
       <Card title="Notable" right={<span className="dim">errors · 410s · relists · hot loops · lifecycle</span>} flush>
         <NotableList entries={view.notable} />

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ControllerView, InformerView } from '../../../shared/protocol/view';
 import { newController } from '../../../shared/protocol/reduce-controller';
 import { fixtureView } from '../../fixtures/fixture-view';
-import { buildPipeline, controllerSources } from './overview-series';
+import { activitySeries, buildPipeline, controllerSources } from './overview-series';
 
 describe('buildPipeline', () => {
   const view = fixtureView();
@@ -47,5 +47,17 @@ describe('controllerSources', () => {
       { id: 'apps/v1/ReplicaSet', handlers: [] },
     ] as unknown as InformerView[];
     expect(controllerSources(c, informers)).toEqual(['v1/Pod', 'apps/v1/ReplicaSet']);
+  });
+});
+
+describe('activitySeries', () => {
+  it('aligns every controller’s reconciles and all watch events per bucket', () => {
+    const view = fixtureView();
+    const pts = activitySeries(view);
+    const sum = (k: string) => pts.reduce((s, p) => s + (p[k] ?? 0), 0);
+    expect(sum('flaky')).toBe(view.controllers['flaky']?.series.reduce((s, p) => s + p.reconciles, 0));
+    expect(sum('watchEvents')).toBe(view.informers['v1/Pod']?.counters.watchEvents);
+    expect(pts.every((p, i) => i === 0 || (pts[i - 1]?.t ?? 0) < p.t)).toBe(true);
+    expect(pts.every((p) => 'pod-counter' in p)).toBe(true);
   });
 });

@@ -162,3 +162,29 @@ export function buildPipeline(view: RuntimeView): Pipeline {
     },
   };
 }
+
+/**
+ * One chart point per second across all controllers: reconciles of each controller (keyed by its name) and
+ * the watch events of all informers, aligned on the bucket start.
+ */
+export function activitySeries(view: RuntimeView): { t: number; [k: string]: number }[] {
+  const byT = new Map<number, { t: number; [k: string]: number }>();
+  const at = (t: number) => {
+    let p = byT.get(t);
+    if (!p) {
+      p = { t, watchEvents: 0 };
+      byT.set(t, p);
+    }
+    return p;
+  };
+  for (const c of Object.values(view.controllers)) {
+    for (const s of c.series) at(s.t)[c.name] = (at(s.t)[c.name] ?? 0) + s.reconciles;
+  }
+  for (const i of Object.values(view.informers)) {
+    for (const s of i.series) at(s.t).watchEvents = (at(s.t).watchEvents ?? 0) + s.watchEvents;
+  }
+  const names = Object.keys(view.controllers);
+  const pts = [...byT.values()].sort((a, b) => a.t - b.t);
+  for (const p of pts) for (const n of names) p[n] ??= 0;
+  return pts.slice(-view.limits.seriesPoints);
+}
