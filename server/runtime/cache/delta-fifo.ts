@@ -6,7 +6,7 @@ import type { InformerId } from '../../../shared/protocol/ids';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
-import { ErrFIFOClosed, ErrRequeue, PopWaiters, type PopProcessFunc, type Queue } from './fifo';
+import { ErrFIFOClosed, ErrRequeue, KeyQueue, PopWaiters, type PopProcessFunc, type Queue } from './fifo';
 import { DeletedFinalStateUnknown, type KeyFunc, type TransformFunc } from './interfaces';
 import { KeyError, metaNamespaceKeyFunc } from './keys';
 import { objectRef } from './object-ref';
@@ -61,7 +61,7 @@ export interface DeltaFIFOOptions<T> {
 export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
   readonly name: string;
   private items = new Map<string, Deltas<T>>();
-  private queue: string[] = [];
+  private queue = new KeyQueue();
   private populated = false;
   private initialPopulationCount = 0;
   private closed = false;
@@ -154,7 +154,7 @@ export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
 
   /** Keys in queue order. */
   listKeys(): string[] {
-    return [...this.queue];
+    return this.queue.toArray();
   }
 
   /** A copy of the deltas queued for obj's key. */

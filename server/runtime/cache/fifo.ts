@@ -55,6 +55,38 @@ export class PopWaiters {
   }
 }
 
+/** A FIFO of keys with O(1) shift (a head index, compacted now and then). */
+export class KeyQueue {
+  private keys: string[] = [];
+  private head = 0;
+
+  constructor(initial: Iterable<string> = []) {
+    this.keys = [...initial];
+  }
+
+  get length(): number {
+    return this.keys.length - this.head;
+  }
+
+  push(key: string): void {
+    this.keys.push(key);
+  }
+
+  shift(): string | undefined {
+    if (this.head >= this.keys.length) return undefined;
+    const key = this.keys[this.head++];
+    if (this.head > 1024 && this.head * 2 > this.keys.length) {
+      this.keys = this.keys.slice(this.head);
+      this.head = 0;
+    }
+    return key;
+  }
+
+  toArray(): string[] {
+    return this.keys.slice(this.head);
+  }
+}
+
 export interface FIFOOptions {
   /** Default metaNamespaceKeyFunc. */
   keyFunction?: KeyFunc;
@@ -63,7 +95,7 @@ export interface FIFOOptions {
 /** cache.FIFO: holds the latest object per key; a key is queued at most once. */
 export class FIFO<T = KubeObject> implements Queue<T, T> {
   private items = new Map<string, T>();
-  private queue: string[] = [];
+  private queue = new KeyQueue();
   private populated = false;
   private initialPopulationCount = 0;
   private closed = false;
@@ -136,7 +168,7 @@ export class FIFO<T = KubeObject> implements Queue<T, T> {
     const items = new Map<string, T>();
     for (const obj of list) items.set(this.keyOf(obj), obj);
     this.items = items;
-    this.queue = [...items.keys()];
+    this.queue = new KeyQueue(items.keys());
     if (!this.populated) {
       this.populated = true;
       this.initialPopulationCount = items.size;
@@ -146,7 +178,7 @@ export class FIFO<T = KubeObject> implements Queue<T, T> {
   }
 
   resync(): number {
-    const queued = new Set(this.queue);
+    const queued = new Set(this.queue.toArray());
     let n = 0;
     for (const key of this.items.keys()) {
       if (queued.has(key)) continue;

@@ -142,3 +142,29 @@ describe('Reflector state machine and probes', () => {
     ]);
   });
 });
+
+describe('Reflector with a ListerWatcher that ignores the abort signal', () => {
+  it('run() still returns promptly when stopped during a hanging list or watch open', async () => {
+    for (const hang of ['list', 'watch'] as const) {
+      const stop = new AbortController();
+      const never = new Promise<never>(() => {});
+      const lw = new ScriptedListWatch({ clock: new FakeClock() });
+      const realList = lw.list.bind(lw);
+      const realWatch = lw.watch.bind(lw);
+      lw.list = (o) => (hang === 'list' ? never : realList(o));
+      lw.watch = (o) => (hang === 'watch' ? never : realWatch(o));
+      const r = new Reflector<KubeObject>({
+        listerWatcher: lw,
+        store: new DeltaFIFO<KubeObject>(),
+        clock: new FakeClock(),
+      });
+      const done = r.run(stop.signal);
+      await flushMicrotasks();
+      // The state moves to watching only once a watch is open.
+      expect(r.state).toBe('listing');
+      stop.abort();
+      await done;
+      expect(r.state).toBe('stopped');
+    }
+  });
+});

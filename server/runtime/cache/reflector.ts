@@ -171,14 +171,14 @@ export class Reflector<T extends KubeObject = KubeObject> {
     let result;
     try {
       try {
-        result = await listPages(this.lw, { resourceVersion: rv }, this.pageSizeFor(rv), signal);
+        result = await abortable(listPages(this.lw, { resourceVersion: rv }, this.pageSizeFor(rv), signal), signal);
       } catch (err) {
         if (signal.aborted || !(isResourceExpired(err) || isTooLargeResourceVersion(err))) throw err;
         // The version we asked for is gone (or not there yet): take whatever is current.
         this.report.error(err);
         this.lastSyncRVUnavailable = true;
         rv = this.relistResourceVersion();
-        result = await listPages(this.lw, { resourceVersion: rv }, this.pageSizeFor(rv), signal);
+        result = await abortable(listPages(this.lw, { resourceVersion: rv }, this.pageSizeFor(rv), signal), signal);
       }
       if (result.list.kind === 'Table') throw new Error(`unsupported list gvk: ${result.list.apiVersion}/Table`);
     } catch (err) {
@@ -209,7 +209,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
       const options: ListOptions = { resourceVersion: this.lastSyncRV, timeoutSeconds, allowWatchBookmarks: true };
       let w: WatchStream<T>;
       try {
-        w = await this.lw.watch(options, signal);
+        const opening = this.lw.watch(options, signal);
+        // A stream that opens after we gave up must not stay open.
+        opening.then(
+          (late) => signal.aborted && late.stop(),
+          () => {},
+        );
+        w = await abortable(opening, signal);
       } catch (err) {
         if (signal.aborted) return;
         if (isConnectionRefused(err) || isTooManyRequests(err)) {
@@ -380,4 +386,26 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.currentState = to;
     this.report.state(from, to, reason);
   }
+}
+
+/** Settles like p, or rejects as soon as signal aborts (for ListerWatchers that ignore the signal). */
+function abortable<V>(p: Promise<V>, signal: AbortSignal): Promise<V> {
+  if (signal.aborted) {
+    p.catch(() => {});
+    return Promise.reject(signal.reason);
+  }
+  return new Promise<V>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(
+      (v) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(e);
+      },
+    );
+  });
 }
