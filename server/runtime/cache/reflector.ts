@@ -33,7 +33,8 @@ export interface ReflectorOptions<T extends KubeObject> {
   store: ReflectorStore<T>;
   /** Default "reflector". Used in messages. */
   name?: string;
-  /** "v1/Pod": watch events of another apiVersion/kind are dropped. Default: accept any. */
+  /** "v1/Pod" or "apps/v1/Deployment": watch events of another apiVersion/kind are dropped (a value without
+   *  "/" only names things). Default: accept any. */
   expectedGVK?: string;
   /** Names the informer in probe events. Default expectedGVK, else name. */
   informer?: InformerId;
@@ -66,6 +67,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private readonly lw: ListerWatcher<T>;
   private readonly store: ReflectorStore<T>;
   private readonly expectedGVK: string | undefined;
+  /** expectedGVK when it has the "<apiVersion>/<Kind>" shape; anything else filters nothing. */
+  private readonly filterGVK: string | undefined;
   private readonly informer: InformerId;
   private readonly resyncPeriodMs: number;
   private readonly shouldResync: (() => boolean) | undefined;
@@ -92,6 +95,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.store = options.store;
     this.name = options.name ?? 'reflector';
     this.expectedGVK = options.expectedGVK;
+    this.filterGVK = options.expectedGVK?.includes('/') ? options.expectedGVK : undefined;
     this.informer = options.informer ?? options.expectedGVK ?? this.name;
     this.resyncPeriodMs = options.resyncPeriodMs ?? 0;
     this.shouldResync = options.shouldResync;
@@ -299,7 +303,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         }
         const obj = ev.object as T;
         if (!metaOf(obj)) continue;
-        if (this.expectedGVK && gvkOf(obj, this.expectedGVK) !== this.expectedGVK) continue;
+        if (this.filterGVK && gvkOf(obj, this.filterGVK) !== this.filterGVK) continue;
         events++;
         this.applyEvent(ev.type, obj);
         const rv = obj.metadata.resourceVersion ?? '';
