@@ -26,7 +26,7 @@ export async function startSyntheticDashboard(opts: {
   });
   const dash = await startDashboard({
     recorder,
-    port: 0,
+    port: opts.port ?? 0,
     staticDir: opts.staticDir,
     cluster: { kind: 'sandbox', name: 'synthetic events', writable: true },
     controllers: ['pod-counter', 'flaky', 'hot-loop'],

@@ -6,10 +6,10 @@ import { Badge, Stat, Stats } from '../../components/Stat';
 import { FocusSelect } from '../../components/Select';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, DELTA_TONE } from '../../components/colors';
-import { fmtCount, fmtDuration } from '../../components/format';
+import { fmtClockMs, fmtCount, fmtDuration } from '../../components/format';
 import { focusInformer, seriesRate, sortedInformers } from '../focus';
 import type { PanelProps } from '../types';
-import { deltaMix, fifoSeries, pendingRows } from './delta-fifo-series';
+import { deltaMix, fifoSeries, pendingRows, recentPops } from './delta-fifo-series';
 
 export function DeltaFifo({ view, route, now }: PanelProps) {
   const inf = focusInformer(view, route);
@@ -26,6 +26,7 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
     );
   }
   const rows = pendingRows(inf, now);
+  const pops = recentPops(view.log, inf.id);
   const c = inf.counters;
   const windowMs = view.limits.rateWindowMs;
   return (
@@ -86,6 +87,48 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
           </p>
         </Card>
       </div>
+      <Card
+        title="Recent pops"
+        right={<span className="dim">each pop hands one key’s accumulated deltas to the informer</span>}
+        flush
+      >
+        {pops.length === 0 ? (
+          <Empty>No pop in the recent event log.</Empty>
+        ) : (
+          <div className="table-wrap" style={{ maxHeight: 300 }}>
+            <table className="data" data-testid="fifo-pops">
+              <thead>
+                <tr>
+                  <th>time</th>
+                  <th>key</th>
+                  <th>deltas delivered together</th>
+                  <th className="r">left in queue</th>
+                  <th className="r">process</th>
+                </tr>
+              </thead>
+              <tbody>
+                {pops.map((p) => (
+                  <tr key={p.seq}>
+                    <td className="num dim">{fmtClockMs(p.ts)}</td>
+                    <td className="mono">{p.key}</td>
+                    <td>
+                      {p.deltas.map((t, i) => (
+                        <span key={i} style={{ marginRight: 3 }}>
+                          <Badge tone={DELTA_TONE[t]}>{t}</Badge>
+                        </span>
+                      ))}
+                      {p.requeued && <Badge tone="warn">requeued</Badge>}
+                      {p.error && <span className="err"> {p.error}</span>}
+                    </td>
+                    <td className="r num">{p.queueLength}</td>
+                    <td className="r num dim">{fmtDuration(p.durationMs)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </Card>
       <Card title="Pending deltas per key" right={<span className="dim">head of the queue first</span>} flush>
         {rows.length === 0 ? (
           <Empty>The FIFO is empty: every delta has been popped into the indexer and handed to the handlers.</Empty>

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { InformerView } from '../../../shared/protocol/view';
 import { newInformer } from '../../../shared/protocol/reduce-informer';
 import { fixtureView } from '../../fixtures/fixture-view';
-import { deltaMix, fifoSeries, pendingRows } from './delta-fifo-series';
+import { deltaMix, fifoSeries, pendingRows, recentPops } from './delta-fifo-series';
 
 describe('delta-fifo builders', () => {
   it('lists pending keys head of the queue first, with their age', () => {
@@ -25,5 +25,15 @@ describe('delta-fifo builders', () => {
     expect(mix.map((m) => m.label)).toEqual(['Added', 'Updated', 'Deleted', 'Replaced', 'Sync']);
     expect(mix.find((m) => m.label === 'Replaced')?.value).toBeGreaterThan(0);
     expect(fifoSeries(pods).length).toBe(pods.series.length);
+  });
+});
+
+describe('recentPops', () => {
+  it('lists the newest pops of one informer first', () => {
+    const view = fixtureView();
+    const pops = recentPops(view.log, 'v1/Pod', 10);
+    expect(pops.length).toBeGreaterThan(0);
+    expect(pops.every((p, i) => i === 0 || (pops[i - 1]?.seq ?? 0) > p.seq)).toBe(true);
+    expect(recentPops(view.log, 'nope')).toEqual([]);
   });
 });

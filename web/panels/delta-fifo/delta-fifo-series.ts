@@ -1,6 +1,6 @@
 // Models for the DeltaFIFO panel: pending deltas per key (what the informer has been told but not yet
 // processed), the delta mix, and queue length over time.
-import type { DeltaType } from '../../../shared/protocol/events';
+import type { DeltaType, StampedEvent } from '../../../shared/protocol/events';
 import type { InformerView, PendingDeltas } from '../../../shared/protocol/view';
 import type { BreakdownRow } from '../../components/Bars';
 import type { ChartPoint } from '../../components/TimeSeriesChart';
@@ -26,4 +26,36 @@ export function deltaMix(inf: InformerView): BreakdownRow[] {
 
 export function fifoSeries(inf: InformerView): ChartPoint[] {
   return inf.series.map((p) => ({ t: p.t, fifoLength: p.fifoLength, deltas: p.deltas, pops: p.pops }));
+}
+
+export interface PopRow {
+  seq: number;
+  ts: number;
+  key: string;
+  deltas: DeltaType[];
+  queueLength: number;
+  durationMs: number;
+  requeued: boolean;
+  error?: string;
+}
+
+/** The newest pops for this informer, newest first: which deltas each key delivered together. */
+export function recentPops(log: readonly StampedEvent[], informer: string, limit = 40): PopRow[] {
+  const out: PopRow[] = [];
+  for (let i = log.length - 1; i >= 0 && out.length < limit; i--) {
+    const ev = log[i] as StampedEvent;
+    if (ev.kind !== 'fifo.pop' || ev.informer !== informer) continue;
+    const row: PopRow = {
+      seq: ev.seq,
+      ts: ev.ts,
+      key: ev.key,
+      deltas: ev.deltas,
+      queueLength: ev.queueLength,
+      durationMs: ev.durationMs,
+      requeued: ev.requeued ?? false,
+    };
+    if (ev.error !== undefined) row.error = ev.error;
+    out.push(row);
+  }
+  return out;
 }

@@ -1,6 +1,5 @@
 // The reflector: its state machine with the current state lit, and its session history (lists, watches,
 // bookmarks, 410s, relists, backoffs) so "did my informer miss something?" has an answer.
-import type { ReflectorState } from '../../../shared/protocol/events';
 import { Card, Empty } from '../../components/Card';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { FocusSelect } from '../../components/Select';
@@ -9,19 +8,8 @@ import { C, REFLECTOR_TONE } from '../../components/colors';
 import { fmtAgo, fmtClockMs, fmtCount, fmtCountdown, fmtDuration } from '../../components/format';
 import { focusInformer, sortedInformers } from '../focus';
 import type { PanelProps } from '../types';
+import { StateDiagram } from './StateDiagram';
 import { sessionRows, stateMachine, watchSeries } from './reflector-series';
-
-const HAPPY_PATH: ReflectorState[] = ['idle', 'listing', 'watching'];
-const DETOURS: ReflectorState[] = ['backoff', 'relisting', 'stopped'];
-
-function StateBox({ s, current, visited }: { s: ReflectorState; current: ReflectorState; visited: boolean }) {
-  const cls = ['sm-state', s === current ? `current ${s}` : '', visited ? 'visited' : ''].join(' ');
-  return (
-    <div className={cls} data-testid={s === current ? 'reflector-current-state' : undefined}>
-      {s}
-    </div>
-  );
-}
 
 export function Reflector({ view, route, now }: PanelProps) {
   const inf = focusInformer(view, route);
@@ -74,24 +62,8 @@ export function Reflector({ view, route, now }: PanelProps) {
       </Stats>
       <div className="grid wide-left">
         <Card title="State machine" right={<span className="dim">reason: {sm.reason || '—'}</span>}>
-          <div className="sm" style={{ marginBottom: 14 }}>
-            {HAPPY_PATH.map((s, i) => (
-              <span key={s} style={{ display: 'contents' }}>
-                {i > 0 && <span className="sm-arrow">{i === 1 ? 'start →' : 'list ok →'}</span>}
-                <StateBox s={s} current={sm.current} visited={sm.visited.has(s)} />
-              </span>
-            ))}
-            <span className="sm-arrow">⟲ watch timeout</span>
-          </div>
-          <div className="sm">
-            {DETOURS.map((s, i) => (
-              <span key={s} style={{ display: 'contents' }}>
-                {i > 0 && <span className="sm-arrow">·</span>}
-                <StateBox s={s} current={sm.current} visited={sm.visited.has(s)} />
-              </span>
-            ))}
-          </div>
-          <dl className="kv" style={{ marginTop: 14 }}>
+          <StateDiagram current={sm.current} visited={sm.visited} counters={c} />
+          <dl className="kv" style={{ marginTop: 8 }}>
             <dt>watching → relisting</dt>
             <dd>on 410 Gone (the watch's resourceVersion was compacted away)</dd>
             <dt>* → backoff</dt>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InformerView } from '../../../shared/protocol/view';
 import { fixtureView } from '../../fixtures/fixture-view';
+import { diagramEdges } from './StateDiagram';
 import { sessionRows, stateMachine, watchSeries } from './reflector-series';
 
 describe('reflector builders', () => {
@@ -39,5 +40,16 @@ describe('reflector builders', () => {
 
   it('charts watch events per bucket', () => {
     expect(watchSeries(pods).reduce((s, p) => s + (p.watchEvents ?? 0), 0)).toBe(pods.counters.watchEvents);
+  });
+});
+
+describe('state diagram', () => {
+  it('counts transitions from the informer counters', () => {
+    const pods = fixtureView().informers['v1/Pod'] as InformerView;
+    const edges = diagramEdges(pods.counters);
+    const byLabel = (from: string, to: string) => edges.find((e) => e.from === from && e.to === to)?.count;
+    expect(byLabel('watching', 'relisting')).toBe(pods.counters.expired);
+    expect(byLabel('relisting', 'watching')).toBe(pods.counters.relists);
+    expect(byLabel('listing', 'watching')).toBe(1);
   });
 });
