@@ -1,0 +1,58 @@
+// Ports controller-runtime pkg/manager/manager.go (Options and setOptionsDefaults): defaults in one place.
+import type { Registry } from 'prom-client';
+import type { KubeObject } from '../../../shared/models/object';
+import type { InformerCache } from '../cache/informer-cache';
+import type { TransformFunc } from '../cache/interfaces';
+import type { Client, Reader } from '../client/interfaces';
+import type { DynamicRESTMapper } from '../client/rest-mapper';
+import type { ControllerConfig } from '../controller/options';
+import type { Probe } from '../instrumentation/probe';
+import type { LeaderElectionOptions } from '../leaderelection/options';
+import type { LeaseClient } from '../leaderelection/lease-lock';
+import type { Logger } from '../reconcile/logger';
+import type { Clock } from '../util/clock';
+
+export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
+
+/** What the cache options say (cache.Options, the parts this port supports). */
+export interface CacheOptions {
+  /** Restrict informers to one namespace. Default all. */
+  namespace?: string;
+  defaultLabelSelector?: string;
+  defaultFieldSelector?: string;
+  /** Default drop managedFields; null for none. */
+  defaultTransform?: TransformFunc<KubeObject> | null;
+  /** Default 10h. */
+  syncPeriodMs?: number;
+  readerFailOnMissingInformer?: boolean;
+  unsafeDisableDeepCopy?: boolean;
+}
+
+export interface ManagerOptions extends LeaderElectionOptions {
+  /** Default realClock. */
+  clock?: Clock;
+  /** Default NOOP_PROBE; handed to the cache, clients, controllers and the elector. */
+  probe?: Probe;
+  /** controller-runtime's metrics.Registry by default. */
+  registry?: Registry;
+  /** Default NULL_LOGGER. */
+  log?: Logger;
+  /** Manager-wide controller defaults. */
+  controller?: ControllerConfig;
+  cache?: CacheOptions;
+  /** Default 30s; 0 = don't wait for runnables; negative = wait without limit. */
+  gracefulShutdownTimeoutMs?: number;
+  /** "" or "0" = off (default). "host:port" serves the readiness/liveness endpoints. */
+  healthProbeBindAddress?: string;
+  /** Default "/readyz". */
+  readinessEndpointName?: string;
+  /** Default "/healthz". */
+  livenessEndpointName?: string;
+  /** Replace the built pieces (tests, or embedding without a kubeconfig). */
+  newCache?: () => InformerCache;
+  client?: Client;
+  apiReader?: Reader;
+  mapper?: DynamicRESTMapper;
+  /** The client the Lease lock uses (default the uncached REST client). */
+  leaderElectionClient?: LeaseClient;
+}
