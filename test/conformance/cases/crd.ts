@@ -1,0 +1,266 @@
+// CustomResourceDefinitions: served once Established (namespaced and cluster-scoped), discovery and the
+// REST mapper follow, CR generation and /status rules, CR-specific refusals, removal on delete (spec §7).
+import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../shared/models/object';
+import { DiscoveryClient, rawPatch } from '../../../server/runtime/client';
+import { apiError, CRD, eventually, names, newNamespace, statusOf } from '../support/helpers';
+import type { ConformanceTarget, GetTarget, TargetName } from '../support/target';
+
+interface CrdSpec {
+  group: string;
+  kind: string;
+  plural: string;
+  scope: 'Namespaced' | 'Cluster';
+  status: boolean;
+}
+
+function crdObject(s: CrdSpec): KubeObject {
+  return {
+    ...CRD,
+    metadata: { name: `${s.plural}.${s.group}` },
+    spec: {
+      group: s.group,
+      scope: s.scope,
+      names: { plural: s.plural, singular: s.kind.toLowerCase(), kind: s.kind, listKind: `${s.kind}List` },
+      versions: [
+        {
+          name: 'v1',
+          served: true,
+          storage: true,
+          subresources: s.status ? { status: {} } : undefined,
+          schema: {
+            openAPIV3Schema: {
+              type: 'object',
+              properties: {
+                spec: { type: 'object', properties: { size: { type: 'integer' }, color: { type: 'string' } } },
+                status: { type: 'object', properties: { ready: { type: 'boolean' } } },
+              },
+            },
+          },
+        },
+      ],
+    },
+  };
+}
+
+/** Creates the CRD, waits for Established and for the REST mapper to find the kind. */
+async function installCrd(t: ConformanceTarget, s: CrdSpec): Promise<KubeObject> {
+  await t.client.create(crdObject(s));
+  const established = await eventually(`${s.plural}.${s.group} Established`, async () => {
+    const c = await t.client.get<KubeObject>(CRD, { name: `${s.plural}.${s.group}` });
+    const conds = (c.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
+    return conds.some((x) => x.type === 'Established' && x.status === 'True') ? c : undefined;
+  });
+  await eventually(`${s.kind} in discovery`, () => t.client.mapper.restMapping({ group: s.group, kind: s.kind }, 'v1'));
+  return established;
+}
+
+const widget = (group: string, kind: string, name: string, namespace?: string, size = 1): KubeObject => ({
+  apiVersion: `${group}/v1`,
+  kind,
+  metadata: { name, namespace },
+  spec: { size },
+});
+
+export function crdCases(target: GetTarget, _targetName: TargetName): void {
+  describe('custom resources', () => {
+    it('serves a namespaced CRD with a status subresource: discovery, mapper, CRUD, typed list items', async () => {
+      const t = target();
+      const s: CrdSpec = {
+        group: 'ns.conformance.example.com',
+        kind: 'Widget',
+        plural: 'widgets',
+        scope: 'Namespaced',
+        status: true,
+      };
+      const crd = await installCrd(t, s);
+      expect(crd.metadata.generation).toBe(1);
+      expect((crd.status as { acceptedNames: unknown }).acceptedNames).toMatchObject({
+        plural: 'widgets',
+        kind: 'Widget',
+      });
+      const conds = (crd.status as { conditions: { type: string; status: string; reason: string }[] }).conditions;
+      expect(conds.find((c) => c.type === 'NamesAccepted')).toMatchObject({ status: 'True', reason: 'NoConflicts' });
+      expect(conds.find((c) => c.type === 'Established')).toMatchObject({
+        status: 'True',
+        reason: 'InitialNamesAccepted',
+      });
+
+      const groups = await new DiscoveryClient(t.http).serverGroups();
+      expect(groups.find((g) => g.name === s.group)).toEqual({
+        name: s.group,
+        versions: ['v1'],
+        preferredVersion: 'v1',
+      });
+      const res = await new DiscoveryClient(t.http).serverResourcesForGroupVersion({ group: s.group, version: 'v1' });
+      expect(res.resources.find((r) => r.name === 'widgets')).toMatchObject({
+        singularName: 'widget',
+        namespaced: true,
+        kind: 'Widget',
+        // apiextensions lists CR verbs in its own fixed order, not sorted like built-ins.
+        verbs: ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'],
+      });
+      expect(res.resources.find((r) => r.name === 'widgets/status')).toMatchObject({
+        kind: 'Widget',
+        verbs: ['get', 'patch', 'update'],
+      });
+      const mapping = await t.client.mapper.restMapping({ group: s.group, kind: 'Widget' });
+      expect(mapping).toMatchObject({
+        resource: { group: s.group, version: 'v1', resource: 'widgets' },
+        scope: 'namespace',
+      });
+
+      const ns = await newNamespace(t);
+      const w = await t.client.create(widget(s.group, 'Widget', 'w1', ns, 3));
+      expect(w).toMatchObject({ apiVersion: `${s.group}/v1`, kind: 'Widget', spec: { size: 3 } });
+      expect(w.metadata.generation).toBe(1);
+      // CR list items carry apiVersion/kind on the wire.
+      const raw = await t.http.request<{ kind: string; items: KubeObject[] }>({
+        path: `/apis/${s.group}/v1/namespaces/${ns}/widgets`,
+      });
+      expect(raw.kind).toBe('WidgetList');
+      expect(raw.items.map((i) => [i.apiVersion, i.kind, i.metadata.name])).toEqual([
+        [`${s.group}/v1`, 'Widget', 'w1'],
+      ]);
+      const missing = await apiError(
+        t.client.get({ apiVersion: `${s.group}/v1`, kind: 'Widget' }, { namespace: ns, name: 'nope' }),
+      );
+      expect([missing.code, missing.message]).toEqual([404, `widgets.${s.group} "nope" not found`]);
+      expect(statusOf(missing).details).toEqual({ name: 'nope', group: s.group, kind: 'widgets' });
+    });
+
+    it('bumps CR generation on spec changes only; /status ignores spec, the main endpoint ignores status', async () => {
+      const t = target();
+      const s: CrdSpec = {
+        group: 'gen.conformance.example.com',
+        kind: 'Gadget',
+        plural: 'gadgets',
+        scope: 'Namespaced',
+        status: true,
+      };
+      await installCrd(t, s);
+      const ns = await newNamespace(t);
+      let g: KubeObject = await t.client.create({ ...widget(s.group, 'Gadget', 'g', ns), status: { ready: true } });
+      expect(g.metadata.generation).toBe(1);
+      expect(g.status).toBeUndefined();
+      g = await t.client.update({ ...g, metadata: { ...g.metadata, labels: { l: '1' }, annotations: { a: '1' } } });
+      expect(g.metadata.generation).toBe(1);
+      g = await t.client.update({ ...g, spec: { size: 2 } });
+      expect(g.metadata.generation).toBe(2);
+      g = await t.client.update({ ...g, status: { ready: true } });
+      expect([g.metadata.generation, g.status]).toEqual([2, undefined]);
+      g = await t.client.status().update({ ...g, spec: { size: 99 }, status: { ready: true } });
+      expect([g.metadata.generation, g.spec, g.status]).toEqual([2, { size: 2 }, { ready: true }]);
+      g = await t.client
+        .status()
+        .patch(g, rawPatch('merge', { metadata: { labels: { l: 'status-write' } }, status: { ready: false } }));
+      expect([g.metadata.labels, g.status]).toEqual([{ l: '1' }, { ready: false }]);
+      g = await t.client.patch(g, rawPatch('merge', { spec: { color: 'red' } }));
+      expect(g.metadata.generation).toBe(3);
+    });
+
+    it('bumps generation on status edits when the CRD has no status subresource', async () => {
+      const t = target();
+      const s: CrdSpec = {
+        group: 'nostatus.conformance.example.com',
+        kind: 'Plain',
+        plural: 'plains',
+        scope: 'Namespaced',
+        status: false,
+      };
+      await installCrd(t, s);
+      const ns = await newNamespace(t);
+      let p: KubeObject = await t.client.create({ ...widget(s.group, 'Plain', 'p', ns), status: { ready: true } });
+      expect([p.metadata.generation, p.status]).toEqual([1, { ready: true }]);
+      p = await t.client.update({ ...p, status: { ready: false } });
+      expect([p.metadata.generation, p.status]).toEqual([2, { ready: false }]);
+      const err = await apiError(t.client.status().update(p));
+      expect(err.code).toBe(404);
+    });
+
+    it('serves a cluster-scoped CRD without a namespace in paths or objects', async () => {
+      const t = target();
+      const s: CrdSpec = {
+        group: 'cluster.conformance.example.com',
+        kind: 'Zone',
+        plural: 'zones',
+        scope: 'Cluster',
+        status: true,
+      };
+      await installCrd(t, s);
+      const res = await new DiscoveryClient(t.http).serverResourcesForGroupVersion({ group: s.group, version: 'v1' });
+      expect(res.resources.find((r) => r.name === 'zones')).toMatchObject({ namespaced: false, kind: 'Zone' });
+      expect((await t.client.mapper.restMapping({ group: s.group, kind: 'Zone' })).scope).toBe('root');
+      const z = await t.client.create(widget(s.group, 'Zone', 'z1'));
+      expect(z.metadata.namespace).toBeUndefined();
+      const raw = await t.http.request<KubeObject>({ path: `/apis/${s.group}/v1/zones/z1` });
+      expect(raw.metadata.uid).toBe(z.metadata.uid);
+      const listed = await t.client.list({ apiVersion: `${s.group}/v1`, kind: 'ZoneList' });
+      expect(names(listed.items)).toEqual(['z1']);
+      await t.client.delete(z);
+      expect((await apiError(t.client.get({ apiVersion: `${s.group}/v1`, kind: 'Zone' }, { name: 'z1' }))).code).toBe(
+        404,
+      );
+    });
+
+    it('refuses unconditional PUT and strategic merge patch on custom resources', async () => {
+      const t = target();
+      const s: CrdSpec = {
+        group: 'refuse.conformance.example.com',
+        kind: 'Thing',
+        plural: 'things',
+        scope: 'Namespaced',
+        status: false,
+      };
+      await installCrd(t, s);
+      const ns = await newNamespace(t);
+      const th = await t.client.create(widget(s.group, 'Thing', 'th', ns));
+      const noRv = structuredClone(th);
+      delete noRv.metadata.resourceVersion;
+      const put = await apiError(t.client.update(noRv));
+      expect([put.code, put.reason]).toEqual([422, 'Invalid']);
+      expect(put.message).toBe(
+        `things.${s.group} "th" is invalid: metadata.resourceVersion: Invalid value: 0: must be specified for an update`,
+      );
+      const smp = await apiError(t.client.patch(th, rawPatch('strategic', { spec: { size: 2 } })));
+      expect([smp.code, smp.reason]).toEqual([415, 'UnsupportedMediaType']);
+      const mismatch = await apiError(
+        t.client
+          .resource({ group: s.group, version: 'v1', resource: 'things' })
+          .create(
+            { apiVersion: `${s.group}/v2`, kind: 'Thing', metadata: { name: 'bad', namespace: ns } },
+            { namespace: ns },
+          ),
+      );
+      expect(mismatch.code).toBe(400);
+    });
+
+    it('removes a deleted CRD from discovery and stops serving its resource', async () => {
+      const t = target();
+      const s: CrdSpec = {
+        group: 'gone.conformance.example.com',
+        kind: 'Ghost',
+        plural: 'ghosts',
+        scope: 'Namespaced',
+        status: false,
+      };
+      const crd = await installCrd(t, s);
+      await t.client.delete(crd);
+      await eventually('the CRD to be removed', async () => {
+        const err = await apiError(t.client.get(CRD, { name: `ghosts.${s.group}` }));
+        return err.code === 404 ? true : undefined;
+      });
+      await eventually('the group to leave discovery', async () => {
+        const groups = await new DiscoveryClient(t.http).serverGroups();
+        return groups.some((g) => g.name === s.group) ? undefined : true;
+      });
+      const ns = await newNamespace(t);
+      const err = await apiError(t.http.request({ path: `/apis/${s.group}/v1/namespaces/${ns}/ghosts` }));
+      expect(err.code).toBe(404);
+      t.client.mapper.reset();
+      await expect(t.client.mapper.restMapping({ group: s.group, kind: 'Ghost' })).rejects.toThrow(
+        /no matches for kind/,
+      );
+    });
+  });
+}

@@ -1,0 +1,161 @@
+// WATCH through our ListWatch: ordered events from a resourceVersion, selector transitions, the
+// initial-events-end bookmark of a streaming list, timeoutSeconds, and 410 for a too-old start (spec §4).
+import { describe, expect, it } from 'vitest';
+import type { KubeObject, KubeStatus, WatchEvent } from '../../../shared/models/object';
+import { newListWatchFromClient } from '../../../server/runtime/client';
+import {
+  collect,
+  configMap,
+  CONFIGMAPS_GVR,
+  newNamespace,
+  rvNum,
+  SERVICEACCOUNTS_GVR,
+  serviceAccount,
+} from '../support/helpers';
+import type { GetTarget, TargetName } from '../support/target';
+
+const summary = (events: WatchEvent[]): string[] =>
+  events.map((e) => `${e.type} ${(e.object as KubeObject).metadata?.name ?? ''}`);
+
+export function watchCases(target: GetTarget, _targetName: TargetName): void {
+  describe('watch', () => {
+    it('replays ADDED, MODIFIED, DELETED from a resourceVersion, in order, with the written objects', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const start = await lw.list({});
+      const created = await t.client.create(configMap(ns, 'w'));
+      const updated = await t.client.update({ ...created, data: { k: 'v2' } });
+      await t.client.delete(updated);
+      const stream = await lw.watch({ resourceVersion: start.metadata.resourceVersion });
+      const { events } = await collect(stream, (evs) => evs.length >= 3);
+      expect(summary(events)).toEqual(['ADDED w', 'MODIFIED w', 'DELETED w']);
+      const [added, modified, deleted] = events.map((e) => e.object as KubeObject);
+      expect(added).toMatchObject({ apiVersion: 'v1', kind: 'ConfigMap', data: { k: 'v' } });
+      expect(added?.metadata.resourceVersion).toBe(created.metadata.resourceVersion);
+      expect(modified?.metadata.resourceVersion).toBe(updated.metadata.resourceVersion);
+      expect(modified?.data).toEqual({ k: 'v2' });
+      // DELETED carries the last state, stamped with the deletion's own revision.
+      expect(deleted?.data).toEqual({ k: 'v2' });
+      expect(rvNum(deleted!)).toBeGreaterThan(rvNum(updated));
+    });
+
+    it('delivers later changes to an open watch in strictly increasing resourceVersion order', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const start = await lw.list({});
+      const stream = await lw.watch({ resourceVersion: start.metadata.resourceVersion });
+      const pending = collect(stream, (evs) => evs.length >= 4);
+      const x = await t.client.create(configMap(ns, 'x'));
+      await t.client.create(configMap(ns, 'y'));
+      await t.client.update({ ...x, data: { k: 'x2' } });
+      await t.client.delete(x);
+      const { events } = await pending;
+      expect(summary(events)).toEqual(['ADDED x', 'ADDED y', 'MODIFIED x', 'DELETED x']);
+      const rvs = events.map((e) => rvNum(e.object as KubeObject));
+      expect([...rvs].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(rvs);
+      expect(new Set(rvs).size).toBe(rvs.length);
+    });
+
+    it('turns selector transitions into ADDED and DELETED (with the previous state)', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({
+        http: t.http,
+        gvr: CONFIGMAPS_GVR,
+        namespace: ns,
+        labelSelector: 'watched=yes',
+      });
+      const start = await lw.list({});
+      const stream = await lw.watch({ resourceVersion: start.metadata.resourceVersion });
+      const pending = collect(stream, (evs) => evs.length >= 3);
+      const c = await t.client.create(configMap(ns, 'flip', { labels: { watched: 'no' } }));
+      const on = await t.client.update({ ...c, metadata: { ...c.metadata, labels: { watched: 'yes' } } });
+      const touched = await t.client.update({ ...on, data: { k: 'v2' } });
+      const off = await t.client.update({ ...touched, metadata: { ...touched.metadata, labels: { watched: 'no' } } });
+      const { events } = await pending;
+      expect(summary(events)).toEqual(['ADDED flip', 'MODIFIED flip', 'DELETED flip']);
+      const last = events[2]?.object as KubeObject;
+      expect(last.metadata.labels).toEqual({ watched: 'yes' });
+      expect(last.metadata.resourceVersion).toBe(off.metadata.resourceVersion);
+    });
+
+    it('sends current objects then the initial-events-end bookmark for sendInitialEvents', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      await t.client.create(configMap(ns, 'i1'));
+      const last = await t.client.create(configMap(ns, 'i2'));
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const stream = await lw.watch({
+        sendInitialEvents: true,
+        resourceVersionMatch: 'NotOlderThan',
+        allowWatchBookmarks: true,
+      });
+      const { events } = await collect(stream, (evs) => evs.some((e) => e.type === 'BOOKMARK'));
+      expect(events.map((e) => e.type)).toEqual(['ADDED', 'ADDED', 'BOOKMARK']);
+      expect(
+        events
+          .slice(0, 2)
+          .map((e) => (e.object as KubeObject).metadata.name)
+          .sort(),
+      ).toEqual(['i1', 'i2']);
+      const bookmark = events[2]?.object as KubeObject;
+      expect(bookmark).toMatchObject({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { annotations: { 'k8s.io/initial-events-end': 'true' } },
+      });
+      expect(rvNum(bookmark)).toBeGreaterThanOrEqual(rvNum(last));
+    });
+
+    it('rejects sendInitialEvents without resourceVersionMatch=NotOlderThan with 422', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const err = await lw.watch({ sendInitialEvents: true }).then(
+        () => undefined,
+        (e: unknown) => e as { code: number; reason: string; message: string },
+      );
+      expect([err?.code, err?.reason]).toEqual([422, 'Invalid']);
+      expect(err?.message).toMatch(/^ListOptions\.meta\.k8s\.io "" is invalid/);
+    });
+
+    it('ends the stream normally after timeoutSeconds', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const start = await lw.list({});
+      const stream = await lw.watch({ resourceVersion: start.metadata.resourceVersion, timeoutSeconds: 1 });
+      const { events, ended } = await collect(stream);
+      expect(ended).toBe(true);
+      expect(events).toEqual([]);
+    });
+
+    it('answers a watch from a compacted resourceVersion with one ERROR 410 Expired event, then ends', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({ http: t.http, gvr: SERVICEACCOUNTS_GVR, namespace: ns });
+      const start = await lw.list({});
+      await t.client.create(serviceAccount(ns, 'before'));
+      await t.client.create(serviceAccount(ns, 'after'));
+      await t.compact();
+      const stream = await lw.watch({ resourceVersion: start.metadata.resourceVersion });
+      const { events, ended } = await collect(stream);
+      expect(ended).toBe(true);
+      expect(events.map((e) => e.type)).toEqual(['ERROR']);
+      const status = events[0]?.object as KubeStatus;
+      expect(status).toMatchObject({
+        kind: 'Status',
+        apiVersion: 'v1',
+        status: 'Failure',
+        reason: 'Expired',
+        code: 410,
+      });
+      // The watch-cache path words it one way, the etcd path the other; clients branch on code/reason only.
+      expect(status.message).toMatch(
+        /^(too old resource version: \d+ \(\d+\)|The resourceVersion for the provided watch is too old\.)$/,
+      );
+    });
+  });
+}

@@ -1,0 +1,22 @@
+// The conformance suite: one set of expectations about the Kubernetes API our runtime relies on, declared
+// once and run against every target (sandbox.test.ts, envtest.test.ts). All traffic goes through our own
+// client layer (getConfig → HttpClient → RestClient / ListWatch / DynamicRESTMapper), so a pass on both
+// targets also proves the client.
+import { crdCases } from './cases/crd';
+import { discoveryCases } from './cases/discovery';
+import { errorCases } from './cases/errors';
+import { listCases } from './cases/list';
+import { patchDeleteCases } from './cases/patch-delete';
+import { watchCases } from './cases/watch';
+import { writeCases } from './cases/writes';
+import type { GetTarget, TargetName } from './support/target';
+
+export function defineConformance(target: TargetName, getTarget: GetTarget): void {
+  discoveryCases(getTarget, target);
+  writeCases(getTarget, target);
+  listCases(getTarget, target);
+  watchCases(getTarget, target);
+  patchDeleteCases(getTarget, target);
+  crdCases(getTarget, target);
+  errorCases(getTarget, target);
+}
