@@ -64,12 +64,18 @@ describe('fifo_test', () => {
     expect(f.hasSynced()).toBe(true);
   });
 
-  it('Resync requeues keys that have objects but are not queued', async () => {
+  it('Resync does not queue a key twice', async () => {
     const f = fifo();
     f.add(mk('a', 1));
-    f.resync();
-    expect(f.listKeys()).toEqual(['a']);
+    expect(f.resync()).toBe(0);
     expect(await pop(f)).toEqual(mk('a', 1));
+    expect(f.resync()).toBe(0);
+    let popped = false;
+    const next = f.pop(() => (popped = true)).catch((e: unknown) => e);
+    await Promise.resolve();
+    expect(popped).toBe(false);
+    f.close();
+    expect(await next).toBe(ErrFIFOClosed);
   });
 
   it('close unblocks pops', async () => {

@@ -198,6 +198,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     try {
       deleted = this.store.replace(result.list.items, listRV);
     } catch (err) {
+      this.report.listEnd(listRV, relist, start, result.list.items.length, result.pages, undefined, errorMessage(err));
       throw new Error(`unable to sync list result: ${errorMessage(err)}`, { cause: err });
     }
     this.lastSyncRV = listRV;
