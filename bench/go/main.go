@@ -27,13 +27,13 @@ import (
 )
 
 type result struct {
-	Bench  string  `json:"bench"`
-	Impl   string  `json:"impl"`
-	Ops    int     `json:"ops"`
-	Ms     float64 `json:"ms"`
-	OpsSec float64 `json:"opsPerSec"`
-	HeapMB float64 `json:"heapMB"`
-	Reps   int     `json:"reps"`
+	Bench  string   `json:"bench"`
+	Impl   string   `json:"impl"`
+	Ops    int      `json:"ops"`
+	Ms     float64  `json:"ms"`
+	OpsSec float64  `json:"opsPerSec"`
+	HeapMB *float64 `json:"heapMB,omitempty"`
+	Reps   int      `json:"reps"`
 }
 
 type shape struct {
@@ -51,8 +51,8 @@ func quickShape() shape {
 	return shape{queueKeys: 1000, queueRounds: 5, queueDup: 10, rlKeys: 1000, rlRounds: 10, pods: 1_000, updates: 5_000, reps: 1}
 }
 
-// run repeats fn (each call returns elapsed ms and retained heap MB) and reports the median time; the heap
-// figure is the last run's. A first untimed run warms caches so both languages are measured warm.
+// run repeats fn (each call returns elapsed ms and retained heap MB, negative when not measured) and reports
+// the median time; the heap figure is the last run's. A first untimed run warms caches so both languages are measured warm.
 func run(bench string, ops, reps int, fn func() (float64, float64)) {
 	fn()
 	times := make([]float64, 0, reps)
@@ -64,7 +64,11 @@ func run(bench string, ops, reps int, fn func() (float64, float64)) {
 	}
 	sort.Float64s(times)
 	med := times[len(times)/2]
-	b, _ := json.Marshal(result{Bench: bench, Impl: "client-go", Ops: ops, Ms: med, OpsSec: float64(ops) / (med / 1000), HeapMB: heap, Reps: reps})
+	r := result{Bench: bench, Impl: "client-go", Ops: ops, Ms: med, OpsSec: float64(ops) / (med / 1000), Reps: reps}
+	if heap >= 0 {
+		r.HeapMB = &heap
+	}
+	b, _ := json.Marshal(r)
 	fmt.Println(string(b))
 }
 
@@ -235,9 +239,9 @@ func benchSandbox(url, namespace, fromRV string, objects, events, reps int) {
 		}
 	}
 	for _, limit := range []int64{0, 500} {
-		label := "sandbox list 5k configmaps (one page)"
+		label := fmt.Sprintf("sandbox list %gk configmaps (one page)", float64(objects)/1000)
 		if limit > 0 {
-			label = "sandbox list 5k configmaps (pages of 500)"
+			label = fmt.Sprintf("sandbox list %gk configmaps (pages of 500)", float64(objects)/1000)
 		}
 		run(label, objects, reps, func() (float64, float64) {
 			start := time.Now()
@@ -245,10 +249,10 @@ func benchSandbox(url, namespace, fromRV string, objects, events, reps int) {
 				fmt.Fprintf(os.Stderr, "listed %d configmaps, want %d\n", got, objects)
 				os.Exit(1)
 			}
-			return ms(start), 0
+			return ms(start), -1
 		})
 	}
-	run("sandbox watch replay", events, reps, func() (float64, float64) {
+	run(fmt.Sprintf("sandbox watch replay %gk events", float64(events)/1000), events, reps, func() (float64, float64) {
 		start := time.Now()
 		w, err := cms.Watch(ctx, metav1.ListOptions{ResourceVersion: fromRV})
 		if err != nil {
@@ -267,7 +271,7 @@ func benchSandbox(url, namespace, fromRV string, objects, events, reps int) {
 			fmt.Fprintf(os.Stderr, "watched %d events, want %d\n", got, events)
 			os.Exit(1)
 		}
-		return ms(start), 0
+		return ms(start), -1
 	})
 }
 

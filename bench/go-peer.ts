@@ -1,0 +1,42 @@
+// Builds the Go peers (bench/go, client-go itself) and runs them, reading one JSON figure per line.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Figure } from './harness';
+
+const GO_DIR = fileURLToPath(new URL('./go', import.meta.url));
+const BINARY = join(tmpdir(), 'controller-scope-bench-peer');
+
+function goBinary(): string | undefined {
+  for (const c of [process.env.GO, '/usr/local/go/bin/go']) if (c && existsSync(c)) return c;
+  return 'go';
+}
+
+function run(cmd: string, args: string[], opts: { cwd?: string; timeoutMs: number }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    execFile(cmd, args, { cwd: opts.cwd, timeout: opts.timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${err.message}\n${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** go build into a temp file; the first build downloads modules and compiles client-go (a minute or two). */
+export async function buildGoPeer(): Promise<string> {
+  const go = goBinary() ?? 'go';
+  await run(go, ['build', '-o', BINARY, '.'], { cwd: GO_DIR, timeoutMs: 10 * 60_000 });
+  return BINARY;
+}
+
+export async function runGoPeer(binary: string, args: string[], timeoutMs = 120_000): Promise<Figure[]> {
+  const out = await run(binary, args, { timeoutMs });
+  return out
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .map((l) => {
+      const f = JSON.parse(l) as Figure;
+      return { ...f, impl: 'client-go' as const };
+    });
+}

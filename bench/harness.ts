@@ -1,0 +1,83 @@
+// Measuring helpers shared by every TypeScript workload: warm-up, repetitions, median time and retained heap.
+// Heap figures need node's --expose-gc (the bench script passes it); without it they are left blank.
+
+export interface Figure {
+  /** Row label; ours and the Go peer's rows pair up by this exact string. */
+  bench: string;
+  impl: 'ours' | 'client-go';
+  /** Operations one repetition performs (adds, events, items…). */
+  ops: number;
+  /** Median wall time of one repetition. */
+  ms: number;
+  opsPerSec: number;
+  /** Heap still held by the workload's structures after it ran (MB), when measurable. */
+  heapMB?: number;
+  reps: number;
+  /** A short remark printed beside the figure. */
+  note?: string;
+}
+
+/** What one repetition reports: its wall time, and the heap it retains if it measured one. */
+export interface Sample {
+  ms: number;
+  heapMB?: number;
+}
+
+type GcFn = () => void;
+
+const gcFn = (globalThis as { gc?: GcFn }).gc;
+
+export const canMeasureHeap = gcFn !== undefined;
+
+/** Collects garbage (twice, so weak/finalised leftovers go too) and returns the heap in use, in bytes. */
+export function heapUsed(): number {
+  if (gcFn) {
+    gcFn();
+    gcFn();
+  }
+  return process.memoryUsage().heapUsed;
+}
+
+/** Bytes between two heapUsed() readings, in MB; undefined when gc is unavailable. */
+export function heapDeltaMB(before: number, after: number): number | undefined {
+  if (!canMeasureHeap) return undefined;
+  return Math.max(0, after - before) / (1 << 20);
+}
+
+export const now = (): number => performance.now();
+
+/**
+ * Runs one untimed warm-up repetition (JIT, caches), then `reps` measured ones, and reports the median time.
+ * The heap figure is the last repetition's.
+ */
+export async function measure(
+  bench: string,
+  ops: number,
+  reps: number,
+  fn: () => Promise<Sample> | Sample,
+  note?: string,
+): Promise<Figure> {
+  await fn();
+  const times: number[] = [];
+  let heapMB: number | undefined;
+  for (let i = 0; i < reps; i++) {
+    const s = await fn();
+    times.push(s.ms);
+    heapMB = s.heapMB;
+  }
+  times.sort((a, b) => a - b);
+  const ms = times[Math.floor(times.length / 2)] ?? 0;
+  return {
+    bench,
+    impl: 'ours',
+    ops,
+    ms,
+    opsPerSec: ops / (ms / 1000),
+    ...(heapMB !== undefined ? { heapMB } : {}),
+    reps,
+    ...(note ? { note } : {}),
+  };
+}
+
+/** Lets timers and I/O callbacks run (a macrotask turn), e.g. before reading a heap figure. */
+export const turn = (): Promise<void> => new Promise((r) => setImmediate(r));

@@ -1,0 +1,72 @@
+// Workload 3 (and the pipeline workload 4 reuses): a SharedIndexInformer with a namespace index and one
+// handler lists `pods` pods, then takes `updates` MODIFIED events. Same shape as benchInformer in
+// bench/go/main.go. The heap figure is taken with the informer still running, so it is what the cache keeps.
+import type { KubeObject } from '../shared/models/object';
+import { metaNamespaceIndexFunc, NAMESPACE_INDEX, newSharedIndexInformer } from '../server/runtime/cache';
+import type { CacheStore } from '../server/runtime/cache';
+import type { Probe } from '../server/runtime/instrumentation/probe';
+import { WorkQueue } from '../server/runtime/workqueue';
+import { BenchListWatch } from './fake-list-watch';
+import { heapDeltaMB, heapUsed, measure, now, type Figure, type Sample } from './harness';
+import type { Shape } from './shapes';
+
+export const informerLabel = (s: Shape): string => `informer list ${s.pods / 1000}k + ${s.updates / 1000}k updates`;
+
+export interface PipelineOptions {
+  probe?: Probe;
+  /** Handler enqueues namespace/name into a workqueue drained by one worker (get/done). Default false. */
+  withQueue?: boolean;
+  /** Called with the informer's store before it runs (e.g. to give a recorder an object source). */
+  onStore?: (store: CacheStore<KubeObject>) => void;
+}
+
+/** One run: start to the last event handled (and, with a queue, the last key done). */
+export async function runInformerOnce(s: Shape, opts: PipelineOptions = {}): Promise<Sample> {
+  const before = heapUsed();
+  const total = s.pods + s.updates;
+  const probe = opts.probe;
+  const informer = newSharedIndexInformer<KubeObject>({
+    listerWatcher: new BenchListWatch(s.pods, s.updates),
+    objectType: 'v1/Pod',
+    indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
+    ...(probe ? { probe } : {}),
+  });
+  opts.onStore?.(informer.getStore());
+  const queue = opts.withQueue ? new WorkQueue<string>({ name: 'pods', ...(probe ? { probe } : {}) }) : undefined;
+  let count = 0;
+  let allHandled!: () => void;
+  const handled = new Promise<void>((r) => (allHandled = r));
+  const tick = (obj: KubeObject): void => {
+    queue?.add(`${obj.metadata.namespace}/${obj.metadata.name}`);
+    if (++count === total) allHandled();
+  };
+  informer.addEventHandler({ onAdd: tick, onUpdate: (_old, obj) => tick(obj) });
+  const worker = queue
+    ? (async () => {
+        for (;;) {
+          const got = await queue.get();
+          if (got.shutdown) return;
+          queue.done(got.item);
+        }
+      })()
+    : Promise.resolve();
+  const ctl = new AbortController();
+  const start = now();
+  const running = informer.run(ctl.signal);
+  await handled;
+  if (queue) {
+    await queue.shutDownWithDrain();
+    await worker;
+  }
+  const ms = now() - start;
+  const heapMB = heapDeltaMB(before, heapUsed());
+  ctl.abort();
+  await running;
+  return { ms, ...(heapMB !== undefined ? { heapMB } : {}) };
+}
+
+export async function benchInformer(s: Shape): Promise<Figure> {
+  const f = await measure(informerLabel(s), s.pods + s.updates, s.reps, () => runInformerOnce(s));
+  if (f.heapMB !== undefined) f.note = `${((f.heapMB * 1024 * 1024) / s.pods / 1024).toFixed(2)} KB/object retained`;
+  return f;
+}

@@ -1,0 +1,136 @@
+// `npm run bench`: runs our runtime blocks and their client-go peers on the same workloads, one after the
+// other (never concurrently, so they don't share the cores), and prints the figures side by side.
+//   --quick       small shapes, one repetition: a smoke run
+//   --no-go       skip the Go peers (no Go toolchain)
+//   --no-sandbox  skip the HTTP workloads against the embedded API server
+import { execFileSync } from 'node:child_process';
+import { availableParallelism, cpus } from 'node:os';
+import { buildGoPeer, runGoPeer } from './go-peer';
+import { canMeasureHeap, type Figure } from './harness';
+import { benchInformer } from './informer';
+import { benchProbeCost } from './probe-cost';
+import { benchSandbox, startSandboxHost } from './sandbox';
+import { FULL, QUICK } from './shapes';
+import { oursOnly, sideBySide } from './table';
+import { benchQueue, benchRateLimited } from './workqueue';
+
+const args = new Set(process.argv.slice(2));
+const quick = args.has('--quick');
+const withGo = !args.has('--no-go');
+const withSandbox = !args.has('--no-sandbox');
+const shape = quick ? QUICK : FULL;
+
+const log = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
+
+function goVersion(): string {
+  try {
+    return execFileSync('/usr/local/go/bin/go', ['version'], { encoding: 'utf8' })
+      .trim()
+      .replace(/^go version /, '');
+  } catch {
+    return 'unavailable';
+  }
+}
+
+async function main(): Promise<void> {
+  const began = performance.now();
+  if (!canMeasureHeap) log('no global gc(): run with node --expose-gc (npm run bench does) for heap figures');
+  const ours: Figure[] = [];
+  const peers: Figure[] = [];
+  const onlyOurs: Figure[] = [];
+  const notes: string[] = [];
+
+  let goBin: string | undefined;
+  if (withGo) {
+    log('building Go peers (bench/go, client-go)…');
+    try {
+      goBin = await buildGoPeer();
+    } catch (e) {
+      notes.push(`Go peers not run: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  const goFlags = quick ? ['-quick'] : [];
+
+  log('workqueue…');
+  ours.push(await benchQueue(shape));
+  log('rate-limited queue…');
+  ours.push(await benchRateLimited(shape));
+  log('informer…');
+  ours.push(await benchInformer(shape));
+  if (goBin) {
+    log('client-go: workqueue, rate-limited queue, informer…');
+    peers.push(...(await runGoPeer(goBin, [...goFlags, '-only', 'queue,ratelimited,informer'])));
+  }
+
+  log('probe cost…');
+  onlyOurs.push(...(await benchProbeCost(shape)));
+
+  if (withSandbox) {
+    log('sandbox: seeding the embedded API server in a child process…');
+    const host = await startSandboxHost(shape);
+    try {
+      const { seed } = host;
+      notes.push(
+        `sandbox seeded in-process with ${seed.objects} configmaps + ${seed.events - seed.objects} updates in ${seed.seedMs.toFixed(0)} ms ` +
+          `(${((seed.events / seed.seedMs) * 1000).toFixed(0)} writes/s through the store API)`,
+      );
+      log('sandbox: our client…');
+      ours.push(...(await benchSandbox(shape, seed)));
+      if (goBin) {
+        log('sandbox: client-go…');
+        peers.push(
+          ...(await runGoPeer(goBin, [
+            ...goFlags,
+            '-only',
+            'sandbox',
+            '-sandbox',
+            seed.url,
+            '-namespace',
+            seed.namespace,
+            '-from-rv',
+            seed.fromRV,
+            '-objects',
+            String(seed.objects),
+            '-events',
+            String(seed.events),
+          ])),
+        );
+      }
+    } finally {
+      await host.stop();
+    }
+  }
+
+  const paired = new Set(peers.map((p) => p.bench));
+  for (const o of ours) if (!paired.has(o.bench)) onlyOurs.unshift(o);
+
+  const c = cpus();
+  const header = [
+    `controller-scope bench${quick ? ' (--quick)' : ''} — ${new Date().toISOString()}`,
+    `machine: ${availableParallelism()} cores (${c[0]?.model.trim() ?? 'unknown cpu'}), node ${process.version}, go ${goBin ? goVersion() : 'not run'}`,
+    `each figure: median of ${shape.reps} run(s) after one warm-up; heap = retained after the run, after GC`,
+  ];
+  const out = [
+    ...header,
+    '',
+    'Ours vs client-go (same workload, same shape):',
+    '',
+    sideBySide(ours, peers),
+    '',
+    'Ours only:',
+    '',
+    oursOnly(onlyOurs),
+    ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
+    '',
+    `total bench time ${((performance.now() - began) / 1000).toFixed(0)} s`,
+  ];
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    process.exit(1);
+  },
+);

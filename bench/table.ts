@@ -1,0 +1,62 @@
+// Renders figures as plain-text tables: ours beside client-go where a Go peer ran the same workload, and
+// our-only figures (the probe-cost matrix) below.
+import type { Figure } from './harness';
+
+const ops = (n: number): string =>
+  n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0);
+const ms = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
+const heap = (n: number | undefined): string => (n === undefined ? '–' : n.toFixed(2));
+
+function render(header: string[], rows: string[][], rightAligned: Set<number>): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
+  const line = (cells: string[]): string =>
+    `| ${cells.map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;
+  const rule = `|${widths.map((w, i) => (rightAligned.has(i) ? `${'-'.repeat(w + 1)}:` : '-'.repeat(w + 2))).join('|')}|`;
+  return [line(header), rule, ...rows.map(line)].join('\n');
+}
+
+/** Rows paired by bench label; the ratio is our throughput over client-go's (1.00 = same speed). */
+export function sideBySide(ours: Figure[], peers: Figure[]): string {
+  const byLabel = new Map(peers.map((p) => [p.bench, p]));
+  const rows = ours
+    .filter((o) => byLabel.has(o.bench))
+    .map((o) => {
+      const g = byLabel.get(o.bench)!;
+      return [
+        o.bench,
+        ops(o.ops),
+        ops(o.opsPerSec),
+        ops(g.opsPerSec),
+        `${(o.opsPerSec / g.opsPerSec).toFixed(2)}×`,
+        ms(o.ms),
+        ms(g.ms),
+        heap(o.heapMB),
+        heap(g.heapMB),
+        o.note ?? '',
+      ];
+    });
+  return render(
+    [
+      'workload',
+      'ops',
+      'ours ops/s',
+      'client-go ops/s',
+      'ours/go',
+      'ours ms',
+      'go ms',
+      'ours heap MB',
+      'go heap MB',
+      'note',
+    ],
+    rows,
+    new Set([1, 2, 3, 4, 5, 6, 7, 8]),
+  );
+}
+
+export function oursOnly(figures: Figure[]): string {
+  return render(
+    ['workload', 'ops', 'ops/s', 'ms', 'heap MB', 'note'],
+    figures.map((f) => [f.bench, ops(f.ops), ops(f.opsPerSec), ms(f.ms), heap(f.heapMB), f.note ?? '']),
+    new Set([1, 2, 3, 4]),
+  );
+}

@@ -1,0 +1,61 @@
+// Workloads 1 and 2: the basic workqueue under heavy de-duplication, and the rate-limiting queue with the
+// default controller rate limiter. Same shapes as benchQueue/benchRateLimited in bench/go/main.go.
+import { RateLimitingQueue, WorkQueue } from '../server/runtime/workqueue';
+import type { Probe } from '../server/runtime/instrumentation/probe';
+import { heapDeltaMB, heapUsed, measure, now, type Figure } from './harness';
+import type { Shape } from './shapes';
+
+export const keyNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `ns/obj-${i}`);
+
+export const queueLabel = 'workqueue add/get/done (dedup)';
+export const rateLimitedLabel = 'ratelimited addRateLimited+forget';
+
+/**
+ * Each round adds every key `queueDup` times (all but the first add are absorbed by the dirty set), then one
+ * worker drains the queue with get/done. ops = add calls.
+ */
+export async function runQueueOnce(s: Shape, probe?: Probe): Promise<{ ms: number; heapMB?: number }> {
+  const keys = keyNames(s.queueKeys);
+  const before = heapUsed();
+  const q = new WorkQueue<string>(probe ? { probe, name: 'bench' } : {});
+  const start = now();
+  for (let r = 0; r < s.queueRounds; r++) {
+    for (let d = 0; d < s.queueDup; d++) for (const k of keys) q.add(k);
+    while (q.len() > 0) {
+      const got = await q.get();
+      if (got.shutdown) break;
+      q.done(got.item);
+    }
+  }
+  const ms = now() - start;
+  const heapMB = heapDeltaMB(before, heapUsed());
+  q.shutDown();
+  return { ms, ...(heapMB !== undefined ? { heapMB } : {}) };
+}
+
+export function benchQueue(s: Shape): Promise<Figure> {
+  return measure(queueLabel, s.queueKeys * s.queueRounds * s.queueDup, s.reps, () => runQueueOnce(s));
+}
+
+/**
+ * addRateLimited then forget for every key, round after round. Past the bucket's burst of 100 every add is
+ * delayed, so the delaying queue's waiting heap holds the keys (deduplicated by key). ops = pairs.
+ */
+export function benchRateLimited(s: Shape): Promise<Figure> {
+  const keys = keyNames(s.rlKeys);
+  return measure(rateLimitedLabel, s.rlKeys * s.rlRounds, s.reps, () => {
+    const before = heapUsed();
+    const q = new RateLimitingQueue<string>();
+    const start = now();
+    for (let r = 0; r < s.rlRounds; r++) {
+      for (const k of keys) {
+        q.addRateLimited(k);
+        q.forget(k);
+      }
+    }
+    const ms = now() - start;
+    const heapMB = heapDeltaMB(before, heapUsed());
+    q.shutDown();
+    return { ms, ...(heapMB !== undefined ? { heapMB } : {}) };
+  });
+}
