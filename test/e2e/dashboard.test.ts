@@ -53,10 +53,11 @@ async function startProduct(): Promise<Product> {
     const timer = setTimeout(() => fail(new Error(`no dashboard URL printed within 120s:\n${out}`)), 120_000);
     const onData = (b: Buffer) => {
       out += b.toString();
-      const m = /https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+\/?\S*/.exec(out);
-      if (m) {
+      // The dashboard prints "dashboard: <url>"; other URLs (the sandbox API server) may come first.
+      const m = /dashboard[^\n]*?(https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+\/?\S*)/.exec(out);
+      if (m?.[1]) {
         clearTimeout(timer);
-        ok(m[0]);
+        ok(m[1]);
       }
     };
     child.stdout?.on('data', onData);

@@ -10,6 +10,7 @@ import { fmtClock, fmtClockMs, fmtCountdown, fmtDuration, fmtPercent } from '../
 import { navigate } from '../../client/route';
 import { focusController, focusKey, sortedControllers } from '../focus';
 import type { PanelProps } from '../types';
+import { KeyActions } from './KeyActions';
 import {
   cadenceSeries,
   describeCause,
@@ -124,6 +125,7 @@ export function Trace({ view, route, now }: PanelProps) {
       <div className="page-head">
         <h1 className="mono">{k.key}</h1>
         <span className="sub">every cause each reconcile absorbed, its result and its writes</span>
+        <KeyActions controller={c.name} objectKey={k.key} />
         <div className="tools">
           <FocusSelect
             panel="trace"
