@@ -63,9 +63,7 @@ function eventFields(o: KubeObject): Record<string, string> {
   };
 }
 
-function defaultPod(o: KubeObject): void {
-  const spec = rec(o.spec);
-  o.spec = spec;
+function defaultPodSpec(spec: Obj): void {
   spec.restartPolicy ??= 'Always';
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= 'ClusterFirst';
@@ -73,14 +71,29 @@ function defaultPod(o: KubeObject): void {
   spec.securityContext ??= {};
   if (Array.isArray(spec.containers)) {
     for (const c of spec.containers as Obj[]) {
+      const image = String(c.image ?? '');
       c.terminationMessagePath ??= '/dev/termination-log';
       c.terminationMessagePolicy ??= 'File';
-      c.imagePullPolicy ??=
-        String(c.image ?? '').endsWith(':latest') || !String(c.image ?? '').includes(':') ? 'Always' : 'IfNotPresent';
+      c.imagePullPolicy ??= image.endsWith(':latest') || !image.includes(':') ? 'Always' : 'IfNotPresent';
       c.resources ??= {};
+      if (Array.isArray(c.ports)) for (const p of c.ports as Obj[]) p.protocol ??= 'TCP';
     }
   }
+}
+
+function defaultPod(o: KubeObject): void {
+  const spec = rec(o.spec);
+  o.spec = spec;
+  defaultPodSpec(spec);
   o.status = { phase: 'Pending', qosClass: 'BestEffort' };
+}
+
+function defaultTemplate(spec: Obj): void {
+  const template = rec(spec.template);
+  spec.template = template;
+  const podSpec = rec(template.spec);
+  template.spec = podSpec;
+  defaultPodSpec(podSpec);
 }
 
 function defaultService(o: KubeObject): void {
@@ -98,7 +111,12 @@ function defaultDeployment(o: KubeObject): void {
   spec.replicas ??= 1;
   spec.revisionHistoryLimit ??= 10;
   spec.progressDeadlineSeconds ??= 600;
-  spec.strategy ??= { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } };
+  const strategy = rec(spec.strategy);
+  spec.strategy = strategy;
+  strategy.type ||= 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate')
+    strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...rec(strategy.rollingUpdate) };
+  defaultTemplate(spec);
   o.status = {};
 }
 
@@ -106,6 +124,7 @@ function defaultReplicaSet(o: KubeObject): void {
   const spec = rec(o.spec);
   o.spec = spec;
   spec.replicas ??= 1;
+  defaultTemplate(spec);
   o.status = { replicas: 0 };
 }
 

@@ -1,4 +1,4 @@
-// A real client-go (v0.36) program against the sandbox: typed writes with JSON bodies, conflicts,
+// A real client-go (v0.36) program against the sandbox: typed writes with JSON and protobuf bodies, conflicts,
 // a WatchList-started informer, Lease renewals and the dynamic client. Skipped when Go is absent.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,12 +37,20 @@ describe.skipIf(!existsSync(GO))('client-go against the sandbox', () => {
     if (dir) await rm(dir, { recursive: true, force: true });
   });
 
-  it('runs every step of the peer program', async () => {
-    const { stdout } = await run(binary, [join(dir, 'kubeconfig')], { timeout: 50_000 });
+  it.each(['json', 'protobuf'])('runs every step of the peer program with %s bodies', async (mode) => {
+    const { stdout } = await run(binary, [join(dir, 'kubeconfig'), mode], { timeout: 50_000 });
     const lines = stdout.trim().split('\n');
     expect(lines.filter((l) => !l.startsWith('ok '))).toEqual([]);
     expect(lines).toContain('ok informer sync');
     expect(lines).toContain('ok lease renew');
     expect(lines[lines.length - 1]).toBe('ok delete');
+    if (mode === 'protobuf') {
+      const lease = server.store.get(
+        { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
+        'go-lease-protobuf',
+        'default',
+      );
+      expect((lease?.spec as { renewTime?: string }).renewTime).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/);
+    }
   });
 });

@@ -74,6 +74,25 @@ describe('kubectl against the sandbox', () => {
     expect(again.stderr).toContain('configmaps "created" already exists');
   });
 
+  it('generator commands send protobuf bodies and work', async () => {
+    expect((await kubectl('create', 'namespace', 'gen')).stdout.trim()).toBe('namespace/gen created');
+    expect((await kubectl('-n', 'gen', 'create', 'configmap', 'c', '--from-literal=a=1')).stdout.trim()).toBe(
+      'configmap/c created',
+    );
+    expect((await kubectl('-n', 'gen', 'create', 'secret', 'generic', 's', '--from-literal=p=x')).stdout.trim()).toBe(
+      'secret/s created',
+    );
+    const d = await kubectl('-n', 'gen', 'create', 'deployment', 'd', '--image=nginx:1', '--replicas=2');
+    expect(d.stdout.trim()).toBe('deployment.apps/d created');
+    expect(server.store.get({ apiVersion: 'v1', kind: 'ConfigMap' }, 'c', 'gen')?.data).toEqual({ a: '1' });
+    expect(server.store.get({ apiVersion: 'apps/v1', kind: 'Deployment' }, 'd', 'gen')?.spec).toMatchObject({
+      replicas: 2,
+      strategy: { type: 'RollingUpdate' },
+    });
+    expect((await kubectl('delete', 'namespace', 'gen')).stdout.trim()).toBe('namespace "gen" deleted');
+    expect(server.store.get({ apiVersion: 'v1', kind: 'Namespace' }, 'gen')).toBeUndefined();
+  });
+
   it('get -A prints objects of every namespace', async () => {
     await server.store.create({
       apiVersion: 'v1',

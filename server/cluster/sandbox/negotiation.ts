@@ -1,6 +1,8 @@
 // Content negotiation: apiserver pkg/endpoints/handlers/negotiation/negotiate.go. The sandbox speaks
 // JSON only, plus the meta.k8s.io conversion targets (Table, PartialObjectMetadata[List]) and the
 // aggregated discovery document.
+import { parseJsonBody } from './http-util';
+import { decodeKubernetesProtobuf, PROTOBUF_MEDIA_TYPE, ProtobufError } from './protobuf/protobuf';
 import { newNotAcceptable, newUnsupportedMediaType } from './status-errors';
 
 export type OutputTarget = 'json' | 'table' | 'partial' | 'partialList' | 'aggregatedDiscovery';
@@ -57,9 +59,19 @@ export function negotiateOutput(accept: string | undefined, allowed: OutputTarge
   throw newNotAcceptable(SUPPORTED_MEDIA_TYPES);
 }
 
-/** Body decoding: JSON (or no Content-Type); anything else is 415. */
-export function checkBodyContentType(contentType: string | undefined): void {
+/** Body decoding: JSON (or no Content-Type), protobuf for built-in kinds; anything else is 415. */
+export function decodeRequestBody(contentType: string | undefined, raw: Buffer, builtin: boolean): unknown {
+  if (raw.length === 0) return undefined;
   const media = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
-  if (media === '' || media === 'application/json') return;
-  throw newUnsupportedMediaType(SUPPORTED_MEDIA_TYPES);
+  if (media === '' || media === 'application/json') return parseJsonBody(raw);
+  if (media === PROTOBUF_MEDIA_TYPE && builtin) {
+    try {
+      return decodeKubernetesProtobuf(raw);
+    } catch (e) {
+      if (e instanceof ProtobufError)
+        throw newUnsupportedMediaType([...SUPPORTED_MEDIA_TYPES, PROTOBUF_MEDIA_TYPE], `${e.message}: `);
+      throw e;
+    }
+  }
+  throw newUnsupportedMediaType(builtin ? [...SUPPORTED_MEDIA_TYPES, PROTOBUF_MEDIA_TYPE] : SUPPORTED_MEDIA_TYPES);
 }

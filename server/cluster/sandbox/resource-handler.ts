@@ -10,7 +10,7 @@ import type { FaultInjector, FaultVerb } from './faults';
 import { parseJsonBody, readBody, sendError, sendJson, wantsPretty } from './http-util';
 import { listObjects } from './list';
 import { parseListOptions, selectorMatcher } from './list-options';
-import { checkBodyContentType, negotiateOutput, type OutputTarget } from './negotiation';
+import { decodeRequestBody, negotiateOutput, type OutputTarget } from './negotiation';
 import { applyPatch } from './patch';
 import { patchObject, resolvePatchType } from './patch-handler';
 import { withTypeMeta, type ResourceType } from './resources';
@@ -129,8 +129,7 @@ export async function handleResource(
         }
         return respondObject(res, 200, out, t, target, q, pretty, ctx);
       }
-      if (raw.length > 0) checkBodyContentType(req.headers['content-type']);
-      body = parseJsonBody(raw);
+      body = decodeRequestBody(req.headers['content-type'], raw, !t.crdName);
     }
 
     switch (verb) {

@@ -123,7 +123,7 @@ describe('CRUD', () => {
     expect([gone.status, gone.body.message]).toEqual([404, 'configmaps "crud" not found']);
   });
 
-  it('refuses protobuf bodies (415) and protobuf-only Accept (406)', async () => {
+  it('refuses undecodable protobuf bodies (415) and protobuf-only Accept (406)', async () => {
     const pb = await req<KubeStatus>('POST', CMS, 'k8s\u0000', {
       'Content-Type': 'application/vnd.kubernetes.protobuf',
     });

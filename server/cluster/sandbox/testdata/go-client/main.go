@@ -30,10 +30,17 @@ func must(step string, err error) {
 }
 
 func main() {
+	mode := "json"
+	if len(os.Args) > 2 {
+		mode = os.Args[2]
+	}
 	cfg, err := clientcmd.BuildConfigFromFlags("", os.Args[1])
 	must("config", err)
-	// The sandbox speaks JSON only (see its README); typed clients would otherwise send protobuf.
-	cfg.ContentType = "application/json"
+	// Without a second argument the peer writes JSON; "protobuf" keeps client-go's default for typed
+	// clients (protobuf bodies for built-in kinds).
+	if len(os.Args) < 3 || os.Args[2] != "protobuf" {
+		cfg.ContentType = "application/json"
+	}
 	cs, err := kubernetes.NewForConfig(cfg)
 	must("clientset", err)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
@@ -45,7 +52,7 @@ func main() {
 	must(fmt.Sprintf("discovery %d group-versions", len(lists)), err)
 
 	cms := cs.CoreV1().ConfigMaps("default")
-	cm, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "go-cm"}, Data: map[string]string{"a": "1"}}, metav1.CreateOptions{})
+	cm, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{GenerateName: "go-cm-"}, Data: map[string]string{"a": "1"}}, metav1.CreateOptions{})
 	must("create", err)
 	stale := cm.DeepCopy()
 	cm.Data["a"] = "2"
@@ -77,12 +84,12 @@ func main() {
 		must("informer sync", fmt.Errorf("cache did not sync"))
 	}
 	must("informer sync", nil)
-	_, err = cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "go-cm-2"}}, metav1.CreateOptions{})
+	_, err = cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "go-second-" + mode}}, metav1.CreateOptions{})
 	must("create 2", err)
 	for seen := false; !seen; {
 		select {
 		case name := <-added:
-			seen = name == "go-cm-2"
+			seen = name == "go-second-"+mode
 		case <-ctx.Done():
 			must("informer add", ctx.Err())
 		}
@@ -91,7 +98,7 @@ func main() {
 
 	leases := cs.CoordinationV1().Leases("default")
 	holder := "go-peer"
-	lease, err := leases.Create(ctx, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "go-lease"}, Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder}}, metav1.CreateOptions{})
+	lease, err := leases.Create(ctx, &coordinationv1.Lease{ObjectMeta: metav1.ObjectMeta{Name: "go-lease-" + mode}, Spec: coordinationv1.LeaseSpec{HolderIdentity: &holder}}, metav1.CreateOptions{})
 	must("lease create", err)
 	now := metav1.NewMicroTime(time.Now())
 	lease.Spec.RenewTime = &now
@@ -103,6 +110,7 @@ func main() {
 	list, err := dyn.Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}).List(ctx, metav1.ListOptions{})
 	must(fmt.Sprintf("dynamic list %d namespaces", len(list.Items)), err)
 
-	err = cms.Delete(ctx, "go-cm", metav1.DeleteOptions{})
+	policy := metav1.DeletePropagationForeground
+	err = cms.Delete(ctx, cm.Name, metav1.DeleteOptions{PropagationPolicy: &policy})
 	must("delete", err)
 }
