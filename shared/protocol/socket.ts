@@ -6,8 +6,10 @@
 // point, or one the server cannot honour (other epoch, seq evicted from the ring), the answer is a
 // snapshot: the server's view at seq N, built by the same reduce() the browser runs. With a resume point
 // still in the ring, the answer is the missed events. Either way the server then streams `batch`es
-// (every 50-100 ms) starting after that seq. Each batch names the seq the client must be at (prevSeq); a
-// client that sees a gap sends `hello` again with its resume point.
+// (every 50-100 ms) starting after that seq. Each batch names the seq the client must be at (prevSeq) and
+// the seq it is at afterwards (seq); a client that sees a gap sends `hello` again with resume.lastSeq set to
+// the last `seq` it applied (from a hello answer, batch or snapshot — not view.lastSeq, which only counts
+// events its subscription let through).
 //
 // WARNING: wire-visible. Bump PROTOCOL_VERSION on any breaking change to this file, events or the view.
 import type { Ack, Command, CommandResult, ReplayState, RecordingState, StepState } from './commands';
@@ -184,11 +186,18 @@ export type InspectResult =
 // ---------------------------------------------------------------------------------------------------------------
 // Maps
 
+/** Sent when a message could not be answered through its acknowledgement (none given, or an unknown event). */
+export interface ProtocolError {
+  event: string;
+  error: string;
+}
+
 export interface ServerToClientEvents {
   batch: (b: EventBatch) => void;
   snapshot: (s: Snapshot) => void;
   lag: (l: LagSummary) => void;
   status: (s: ServerStatus) => void;
+  protocolError: (e: ProtocolError) => void;
 }
 
 export interface ClientToServerEvents {

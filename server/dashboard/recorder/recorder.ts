@@ -203,6 +203,18 @@ export class Recorder implements Probe {
     return { object: object ? structuredClone(object) : null, versions: this.versions?.versions(id) ?? [] };
   }
 
+  /** Keys the informer's store holds now (its id is the gvk), filtered by a substring, sorted, capped. */
+  inspectCache(
+    informer: string,
+    search: string | undefined,
+    limit: number,
+  ): { keys: string[]; total: number; indexes?: Record<string, number> } {
+    const all = this.objects.keys?.(informer) ?? [];
+    const matching = search ? all.filter((k) => k.includes(search)) : all;
+    const indexes = this.objects.indexes?.(informer);
+    return { keys: [...matching].sort().slice(0, limit), total: matching.length, ...(indexes ? { indexes } : {}) };
+  }
+
   pause(): RecordingState {
     this.paused = true;
     return this.recordingState();

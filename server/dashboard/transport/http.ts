@@ -1,0 +1,96 @@
+// The dashboard's HTTP side: the built web app, health and readiness, Prometheus metrics, and two read APIs
+// (the current view, one object with its recent versions). Socket.io attaches to the same server.
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import express from 'express';
+import type { NextFunction, Request, Response } from 'express';
+import type { Registry } from 'prom-client';
+import type { Recorder } from '../recorder/recorder';
+import type { AuthPolicy } from './auth';
+import { originAllowed, tokenFromRequest, tokenMatches } from './auth';
+
+export interface HttpAppOptions {
+  recorder: Recorder;
+  auth: AuthPolicy;
+  /** Served at /metrics. Default: no /metrics route. */
+  registry?: Registry;
+  /** The built web app. Default dist/web under the working directory, when it exists. */
+  staticDir?: string;
+  /** Readiness: undefined when ready, else the reason (503). Default always ready. */
+  notReadyReason?: () => string | undefined;
+}
+
+const CORE = '_';
+
+export function createHttpApp(opts: HttpAppOptions): express.Express {
+  const app = express();
+  app.disable('x-powered-by');
+
+  app.get('/healthz', (_req, res) => {
+    res.type('text/plain').send('ok');
+  });
+  app.get('/readyz', (_req, res) => {
+    const reason = opts.notReadyReason?.();
+    if (reason) res.status(503).type('text/plain').send(reason);
+    else res.type('text/plain').send('ok');
+  });
+
+  const guard = (req: Request, res: Response, next: NextFunction): void => {
+    if (!originAllowed(opts.auth, req.headers.origin, req.headers.host)) {
+      res.status(403).json({ error: 'cross-origin request refused' });
+      return;
+    }
+    if (!tokenMatches(opts.auth, tokenFromRequest(req.headers, req.url))) {
+      res.status(401).json({ error: 'missing or wrong token: pass "Authorization: Bearer <token>" or ?token=' });
+      return;
+    }
+    next();
+  };
+
+  if (opts.registry) {
+    const registry = opts.registry;
+    app.get('/metrics', guard, async (_req, res) => {
+      res.set('Content-Type', registry.contentType).send(await registry.metrics());
+    });
+  }
+
+  app.get('/api/view', guard, (_req, res) => {
+    res.json(opts.recorder.view);
+  });
+
+  app.get('/api/objects/:group/:version/:kind/:namespace/:name', guard, (req, res) => {
+    const { group, version, kind, namespace, name } = req.params as {
+      group: string;
+      version: string;
+      kind: string;
+      namespace: string;
+      name: string;
+    };
+    const gvk = group === CORE ? `${version}/${kind}` : `${group}/${version}/${kind}`;
+    const ns = namespace === CORE ? undefined : namespace;
+    const found = opts.recorder.inspectObject({ gvk, name, ...(ns !== undefined ? { namespace: ns } : {}) });
+    if (!found.object && found.versions.length === 0) {
+      res.status(404).json({ error: `${gvk} ${ns ? `${ns}/` : ''}${name} is not in the informer cache` });
+      return;
+    }
+    res.json(found);
+  });
+
+  app.use('/api', guard, (_req, res) => {
+    res.status(404).json({ error: 'no such API' });
+  });
+
+  const dir = resolve(opts.staticDir ?? join(process.cwd(), 'dist', 'web'));
+  if (existsSync(join(dir, 'index.html'))) {
+    app.use(express.static(dir, { index: 'index.html' }));
+    // Client-side routes fall back to the app shell.
+    app.get('/{*path}', (_req, res) => {
+      res.sendFile(join(dir, 'index.html'));
+    });
+  }
+
+  app.use((err: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    res.status(500).json({ error: err instanceof Error ? err.message : 'internal error' });
+  });
+  return app;
+}

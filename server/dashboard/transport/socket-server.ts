@@ -1,0 +1,366 @@
+// The live stream: a typed socket.io server over the recorder. Each client says hello (fresh or resuming),
+// gets a snapshot or the events it missed, then batches at the recorder's flush rhythm, filtered by its
+// subscription. A client that cannot keep up is never buffered without bound: once its socket holds more
+// than a few batches it gets only small lag summaries and a dropped count, then one fresh snapshot when
+// its socket has drained.
+import type { Server as HttpServer } from 'node:http';
+import { Server } from 'socket.io';
+import type { Socket } from 'socket.io';
+import type { Ack, CommandResult } from '../../../shared/protocol/commands';
+import type { StampedEvent } from '../../../shared/protocol/events';
+import type {
+  Capabilities,
+  ClientToServerEvents,
+  ClusterInfo,
+  HelloResult,
+  LagSummary,
+  ServerInfo,
+  ServerStatus,
+  ServerToClientEvents,
+  Snapshot,
+} from '../../../shared/protocol/socket';
+import { filterView, matchesEvent } from '../../../shared/protocol/subscription';
+import type { Subscription } from '../../../shared/protocol/subscription';
+import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
+import type { Recorder } from '../recorder/recorder';
+import type { Clock, TimerHandle } from '../../runtime/util/clock';
+import { realClock } from '../../runtime/util/clock';
+import type { AuthPolicy } from './auth';
+import { originAllowed, tokenMatches } from './auth';
+import { CommandHandler } from './command-handler';
+import { inspect } from './inspect';
+import type { DashboardPorts } from './ports';
+import { parseHello, parseSubscription } from './schemas';
+import { buildStatus } from './status';
+
+export interface SocketServerOptions {
+  recorder: Recorder;
+  auth: AuthPolicy;
+  ports?: DashboardPorts;
+  /** What hello reports about this server. */
+  info: { mode: 'live' | 'replay'; cluster: ClusterInfo; controllers: string[]; startedAt?: number };
+  /** Default realClock. */
+  clock?: Clock;
+  /** Packets waiting in a client's socket before it counts as slow. Default 8 (8 batches). */
+  maxBufferedPackets?: number;
+  /** Bytes waiting in a client's websocket before it counts as slow. Default 4 MiB. */
+  maxBufferedBytes?: number;
+  /** Above this many missed events a resume gets a snapshot instead. Default 20_000. */
+  maxReplayEvents?: number;
+  /** How often lagging clients are checked and sent a summary. Default 500 ms. */
+  lagCheckIntervalMs?: number;
+}
+
+type DashSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
+
+interface Session {
+  socket: DashSocket;
+  ready: boolean;
+  /** The last seq this client was told it is at. */
+  cursor: number;
+  sub: Subscription;
+  lagging: boolean;
+  dropped: number;
+}
+
+const KNOWN_EVENTS = new Set(['hello', 'subscribe', 'inspect', 'command']);
+
+export interface ClientStats {
+  id: string;
+  ready: boolean;
+  cursor: number;
+  lagging: boolean;
+  dropped: number;
+  bufferedPackets: number;
+  bufferedBytes: number;
+}
+
+export class DashboardSocketServer {
+  readonly io: Server<ClientToServerEvents, ServerToClientEvents>;
+  private readonly sessions = new Map<string, Session>();
+  private readonly commands: CommandHandler;
+  private readonly clock: Clock;
+  private readonly maxPackets: number;
+  private readonly maxBytes: number;
+  private readonly maxReplay: number;
+  private readonly lagIntervalMs: number;
+  private lagTimer: TimerHandle | undefined;
+  private unsubscribeBatches: (() => void) | undefined;
+  private readonly cleanups: (() => void)[] = [];
+  private readonly startedAt: number;
+
+  constructor(
+    httpServer: HttpServer,
+    private readonly opts: SocketServerOptions,
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.maxPackets = opts.maxBufferedPackets ?? 8;
+    this.maxBytes = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
+    this.maxReplay = opts.maxReplayEvents ?? 20_000;
+    this.lagIntervalMs = opts.lagCheckIntervalMs ?? 500;
+    this.startedAt = opts.info.startedAt ?? this.clock.now();
+    this.commands = new CommandHandler({
+      recorder: opts.recorder,
+      ports: opts.ports ?? {},
+      onStatusChange: () => this.broadcastStatus(),
+    });
+    const auth = opts.auth;
+    this.io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
+      serveClient: false,
+      maxHttpBufferSize: 1_000_000,
+      allowRequest: (req, cb) => {
+        const ok = originAllowed(auth, req.headers.origin, req.headers.host);
+        cb(ok ? null : 'cross-origin connection refused', ok);
+      },
+    });
+    this.io.use((socket, next) => {
+      const presented =
+        (socket.handshake.auth as { token?: unknown } | undefined)?.token ?? socket.handshake.query.token;
+      if (tokenMatches(auth, presented)) next();
+      else next(new Error(presented === undefined ? 'unauthorized: a token is required' : 'unauthorized: wrong token'));
+    });
+    this.io.on('connection', (socket) => this.onConnection(socket));
+    this.cleanups.push(opts.recorder.onReset((reason) => this.onReset(reason)));
+    const replay = opts.ports?.replay;
+    if (replay?.onChange) this.cleanups.push(replay.onChange(() => this.broadcastStatus()));
+    for (const name of opts.info.controllers) {
+      const stepper = opts.ports?.steppers?.(name);
+      if (stepper?.onChange) this.cleanups.push(stepper.onChange(() => this.broadcastStatus()));
+    }
+  }
+
+  serverInfo(): ServerInfo {
+    const p = this.opts.ports ?? {};
+    const capabilities: Capabilities = {
+      step: p.steppers !== undefined,
+      requeue: p.requeuer !== undefined,
+      faults: p.cluster !== undefined && p.cluster.info.writable,
+      workload: p.cluster !== undefined && p.cluster.info.writable,
+      replay: p.replay !== undefined,
+      recording: true,
+    };
+    return {
+      protocolVersion: PROTOCOL_VERSION,
+      serverEpoch: this.opts.recorder.serverEpoch,
+      mode: this.opts.info.mode,
+      cluster: this.opts.info.cluster,
+      controllers: this.opts.info.controllers,
+      startedAt: this.startedAt,
+      capabilities,
+    };
+  }
+
+  status(): ServerStatus {
+    return buildStatus(this.opts.recorder, this.opts.ports ?? {}, this.opts.info.controllers);
+  }
+
+  clientStats(): ClientStats[] {
+    return [...this.sessions.values()].map((s) => ({
+      id: s.socket.id,
+      ready: s.ready,
+      cursor: s.cursor,
+      lagging: s.lagging,
+      dropped: s.dropped,
+      ...pressure(s.socket),
+    }));
+  }
+
+  broadcastStatus(): void {
+    const status = this.status();
+    for (const s of this.sessions.values()) if (s.ready) s.socket.emit('status', status);
+  }
+
+  async close(): Promise<void> {
+    this.lagTimer?.cancel();
+    this.unsubscribeBatches?.();
+    for (const c of this.cleanups) c();
+    await this.io.close();
+  }
+
+  // -------------------------------------------------------------------------------------------------------------
+
+  private onConnection(socket: DashSocket): void {
+    const session: Session = { socket, ready: false, cursor: 0, sub: {}, lagging: false, dropped: 0 };
+    this.sessions.set(socket.id, session);
+    // Only stream while somebody listens: with no clients the recorder has no batch listener from us.
+    this.unsubscribeBatches ??= this.opts.recorder.onBatch((events) => this.onBatch(events));
+    socket.on('disconnect', () => {
+      this.sessions.delete(socket.id);
+      if (this.sessions.size === 0) {
+        this.unsubscribeBatches?.();
+        this.unsubscribeBatches = undefined;
+      }
+    });
+    socket.onAny((event: string) => {
+      if (!KNOWN_EVENTS.has(event)) socket.emit('protocolError', { event, error: `unknown event "${event}"` });
+    });
+    socket.on('hello', (req, ack) => {
+      if (!this.checkAck(socket, 'hello', ack)) return;
+      ack(this.hello(session, req));
+    });
+    socket.on('subscribe', (sub, ack) => {
+      if (!this.checkAck(socket, 'subscribe', ack)) return;
+      ack(this.subscribe(session, sub));
+    });
+    socket.on('inspect', (req, ack) => {
+      if (!this.checkAck(socket, 'inspect', ack)) return;
+      ack(inspect(this.opts.recorder, req));
+    });
+    socket.on('command', (cmd, ack) => {
+      if (!this.checkAck(socket, 'command', ack)) return;
+      void this.commands.handle(cmd).then((res: Ack<CommandResult>) => ack(res));
+    });
+  }
+
+  private checkAck(socket: DashSocket, event: string, ack: unknown): ack is (...args: never[]) => void {
+    if (typeof ack === 'function') return true;
+    socket.emit('protocolError', { event, error: `"${event}" needs an acknowledgement callback` });
+    return false;
+  }
+
+  private hello(session: Session, input: unknown): HelloResult {
+    const version = (input as { protocolVersion?: unknown } | null)?.protocolVersion;
+    if (version !== PROTOCOL_VERSION) {
+      return {
+        type: 'incompatible',
+        serverProtocolVersion: PROTOCOL_VERSION,
+        error: `protocol version ${String(version)} is not supported: this server speaks ${PROTOCOL_VERSION}; reload the page`,
+      };
+    }
+    const parsed = parseHello(input);
+    if (!parsed.ok) return { type: 'error', error: parsed.error };
+    const { resume, subscription } = parsed.value;
+    const recorder = this.opts.recorder;
+    // Hand everything stamped so far to the other clients first, so this one starts from a clean cut.
+    recorder.flush();
+    session.sub = subscription ?? {};
+    session.lagging = false;
+    session.dropped = 0;
+    session.ready = true;
+    const server = this.serverInfo();
+    const status = this.status();
+    if (resume && resume.serverEpoch === recorder.serverEpoch && resume.lastSeq <= recorder.seq) {
+      const missed = recorder.eventsAfter(resume.lastSeq);
+      if (missed && missed.length <= this.maxReplay) {
+        session.cursor = recorder.seq;
+        const events = missed.filter((ev) => matchesEvent(ev, session.sub));
+        return { type: 'replay', server, status, prevSeq: resume.lastSeq, seq: recorder.seq, events };
+      }
+    }
+    session.cursor = recorder.seq;
+    return { type: 'snapshot', server, status, seq: recorder.seq, view: filterView(recorder.view, session.sub) };
+  }
+
+  private subscribe(session: Session, input: unknown): Ack<{ seq: number }> {
+    const parsed = parseSubscription(input);
+    if (!parsed.ok) return { ok: false, code: 'invalid', error: parsed.error };
+    session.sub = parsed.value;
+    if (!session.ready) return { ok: true, result: { seq: session.cursor } };
+    this.opts.recorder.flush();
+    this.sendSnapshot(session, 'subscribe');
+    return { ok: true, result: { seq: session.cursor } };
+  }
+
+  private sendSnapshot(session: Session, reason: Snapshot['reason']): void {
+    const recorder = this.opts.recorder;
+    const snapshot: Snapshot = {
+      serverEpoch: recorder.serverEpoch,
+      seq: recorder.seq,
+      view: filterView(recorder.view, session.sub),
+      reason,
+      ...(reason === 'overflow' ? { dropped: session.dropped } : {}),
+    };
+    session.cursor = recorder.seq;
+    session.lagging = false;
+    session.dropped = 0;
+    session.socket.emit('snapshot', snapshot);
+  }
+
+  private onBatch(events: StampedEvent[]): void {
+    const last = events[events.length - 1];
+    if (!last) return;
+    const epoch = this.opts.recorder.serverEpoch;
+    for (const s of this.sessions.values()) {
+      if (!s.ready) continue;
+      const fresh = events.filter((ev) => ev.seq > s.cursor && matchesEvent(ev, s.sub));
+      if (s.lagging) {
+        s.dropped += fresh.length;
+        continue;
+      }
+      if (fresh.length === 0) continue;
+      if (this.isSlow(s.socket)) {
+        s.lagging = true;
+        s.dropped += fresh.length;
+        this.sendLag(s);
+        this.scheduleLagCheck();
+        continue;
+      }
+      s.socket.emit('batch', { serverEpoch: epoch, prevSeq: s.cursor, seq: last.seq, events: fresh });
+      s.cursor = last.seq;
+    }
+  }
+
+  private isSlow(socket: DashSocket): boolean {
+    const p = pressure(socket);
+    return p.bufferedPackets > this.maxPackets || p.bufferedBytes > this.maxBytes;
+  }
+
+  private sendLag(s: Session): void {
+    const view = this.opts.recorder.view;
+    const summary: LagSummary = {
+      serverEpoch: this.opts.recorder.serverEpoch,
+      seq: this.opts.recorder.seq,
+      dropped: s.dropped,
+      controllers: {},
+      informers: {},
+    };
+    for (const c of Object.values(view.controllers)) {
+      summary.controllers[c.name] = { ...c.depth, activeWorkers: c.activeWorkers, totalReconciles: c.totalReconciles };
+    }
+    for (const i of Object.values(view.informers)) {
+      summary.informers[i.id] = { state: i.state, storeSize: i.storeSize, fifoLength: i.fifoLength };
+    }
+    // Volatile: dropped rather than queued when the socket cannot take it now, so lag itself never piles up.
+    s.socket.volatile.emit('lag', summary);
+  }
+
+  private scheduleLagCheck(): void {
+    if (this.lagTimer) return;
+    this.lagTimer = this.clock.setTimer(() => {
+      this.lagTimer = undefined;
+      let still = false;
+      for (const s of this.sessions.values()) {
+        if (!s.lagging) continue;
+        if (this.isDrained(s.socket)) {
+          this.opts.recorder.flush();
+          this.sendSnapshot(s, 'overflow');
+        } else {
+          this.sendLag(s);
+          still = true;
+        }
+      }
+      if (still) this.scheduleLagCheck();
+    }, this.lagIntervalMs);
+  }
+
+  private isDrained(socket: DashSocket): boolean {
+    const p = pressure(socket);
+    return p.bufferedPackets === 0 && p.bufferedBytes < this.maxBytes / 4;
+  }
+
+  private onReset(reason: 'seek' | 'reset'): void {
+    for (const s of this.sessions.values()) if (s.ready) this.sendSnapshot(s, reason);
+    this.broadcastStatus();
+  }
+}
+
+/** What is waiting to be written to one client: engine.io's packet buffer and the websocket's byte buffer. */
+function pressure(socket: DashSocket): { bufferedPackets: number; bufferedBytes: number } {
+  const conn = socket.conn as unknown as {
+    writeBuffer?: unknown[];
+    transport?: { writable?: boolean; socket?: { bufferedAmount?: number } };
+  };
+  const queued = conn.writeBuffer?.length ?? 0;
+  const inFlight = conn.transport?.writable === false ? 1 : 0;
+  return { bufferedPackets: queued + inFlight, bufferedBytes: conn.transport?.socket?.bufferedAmount ?? 0 };
+}
