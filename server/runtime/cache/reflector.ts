@@ -272,14 +272,20 @@ export class Reflector<T extends KubeObject = KubeObject> {
     // Initial synthetic ADDED events of a watch from "" or "0" are not ordered by resourceVersion.
     let deferRV = watchRV === '' || watchRV === '0';
     const it = w[Symbol.asyncIterator]();
-    let release = (): void => {};
-    const stopped = new Promise<Stop>((resolve) => {
-      if (this.pendingResyncError) resolve({ stop: 'resync', err: this.pendingResyncError.err });
-      const onAbort = (): void => resolve({ stop: 'abort' });
-      signal.addEventListener('abort', onAbort, { once: true });
-      this.onResyncError = (err) => resolve({ stop: 'resync', err });
-      release = () => signal.removeEventListener('abort', onAbort);
-    });
+    // One stop reason, delivered to whichever next() is pending. (Racing every next() against one
+    // long-lived promise would pile up reactions on it for as long as the watch lives.)
+    let stopReason: Stop | undefined = this.pendingResyncError
+      ? { stop: 'resync', err: this.pendingResyncError.err }
+      : undefined;
+    let wake: ((s: Stop) => void) | undefined;
+    const stopWith = (s: Stop): void => {
+      stopReason ??= s;
+      wake?.(stopReason);
+    };
+    const onAbort = (): void => stopWith({ stop: 'abort' });
+    signal.addEventListener('abort', onAbort, { once: true });
+    this.onResyncError = (err) => stopWith({ stop: 'resync', err });
+    const release = (): void => signal.removeEventListener('abort', onAbort);
     const end = (reason: string, err?: unknown): unknown => {
       release();
       w.stop();
@@ -288,7 +294,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
     };
     try {
       for (;;) {
-        const next = await Promise.race([it.next(), stopped]);
+        const next: IteratorResult<WatchEvent<T>> | Stop =
+          stopReason ??
+          (await new Promise<IteratorResult<WatchEvent<T>> | Stop>((resolve, reject) => {
+            wake = resolve;
+            it.next().then(resolve, reject);
+          }));
+        wake = undefined;
         if ('stop' in next) {
           return next.stop === 'abort' ? end('stopped', ErrStopRequested) : end('error', next.err);
         }
