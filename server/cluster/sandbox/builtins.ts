@@ -132,6 +132,15 @@ function defaultSecret(o: KubeObject): void {
   o.type ??= 'Opaque';
 }
 
+/** v1→internal Secret conversion: stringData entries overwrite data as base64 and are never stored. */
+function foldStringData(o: KubeObject): void {
+  if (o.stringData === undefined) return;
+  const data = rec(o.data);
+  for (const [k, v] of Object.entries(rec(o.stringData))) data[k] = Buffer.from(String(v)).toString('base64');
+  if (Object.keys(data).length > 0) o.data = data;
+  delete o.stringData;
+}
+
 /** Built-in types in the order kube-apiserver lists them in discovery. */
 export function builtinTypes(): ResourceType[] {
   return [
@@ -176,6 +185,7 @@ export function builtinTypes(): ResourceType[] {
       kind: 'Secret',
       namespaced: true,
       prepareForCreate: defaultSecret,
+      normalize: foldStringData,
       fieldLabels: (o) => ({ type: str(o.type) }),
     }),
     builtin({

@@ -3,10 +3,12 @@
 // and how a CRD version becomes a served ResourceType (pkg/apiserver/customresource_handler.go).
 import type { KubeObject } from '../../../shared/models/object';
 import type { ResourceRegistry, ResourceType, PrinterColumn } from './resources';
-import { STANDARD_VERBS } from './resources';
 import { invalid, newInvalid, notSupported, required, type FieldError } from './status-errors';
 import { isObject, rfc3339, type JsonObject } from './util';
 import { applyStructuralSchema, type Schema } from './schema';
+
+/** Verbs of every custom resource, in the order apiextensions-apiserver's discovery lists them. */
+const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
 export const CRD_CLEANUP_FINALIZER = 'customresourcecleanup.apiextensions.k8s.io';
 
@@ -166,7 +168,7 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
       namespaced: spec.scope !== 'Cluster',
       shortNames: names.shortNames ?? [],
       categories: names.categories ?? [],
-      verbs: STANDARD_VERBS,
+      verbs: CUSTOM_RESOURCE_VERBS,
       status: v.subresources?.status !== undefined,
       ...(v.subresources?.scale ? { scale: v.subresources.scale } : {}),
       generation: 'nonMetadata',

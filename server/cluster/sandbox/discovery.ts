@@ -37,6 +37,11 @@ export function apiGroup(registry: ResourceRegistry, group: string): Record<stri
   return { kind: 'APIGroup', apiVersion: 'v1', ...groupEntry(registry, group) };
 }
 
+/** The installer sorts built-in verbs; apiextensions lists custom resources' verbs in its own fixed order. */
+function discoveryVerbs(t: ResourceType): string[] {
+  return t.crdName ? [...t.verbs] : [...t.verbs].sort();
+}
+
 export function apiResourceList(
   registry: ResourceRegistry,
   group: string,
@@ -51,7 +56,7 @@ export function apiResourceList(
       singularName: t.singular,
       namespaced: t.namespaced,
       kind: t.kind,
-      verbs: [...t.verbs].sort(),
+      verbs: discoveryVerbs(t),
     };
     if (t.shortNames.length) entry.shortNames = t.shortNames;
     if (t.categories.length) entry.categories = t.categories;
@@ -80,7 +85,7 @@ function aggregatedResource(t: ResourceType): Record<string, unknown> {
     responseKind: { group: t.group, version: t.version, kind: t.kind },
     scope: t.namespaced ? 'Namespaced' : 'Cluster',
     singularResource: t.singular,
-    verbs: [...t.verbs].sort(),
+    verbs: discoveryVerbs(t),
   };
   if (t.shortNames.length) r.shortNames = t.shortNames;
   if (t.categories.length) r.categories = t.categories;

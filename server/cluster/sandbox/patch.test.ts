@@ -90,9 +90,10 @@ describe('strategic merge patch', () => {
         name: 'app',
         image: 'v2',
         ports: [{ containerPort: 80, name: 'http', protocol: 'TCP' }],
+        // kube-apiserver puts an item new to the list before the server-only items (conformance suite).
         env: [
-          { name: 'A', value: '1' },
           { name: 'B', value: '2' },
+          { name: 'A', value: '1' },
         ],
       },
       { name: 'side', image: 's1' },

@@ -203,26 +203,66 @@ function stripDirectives(v: unknown): unknown {
   return out;
 }
 
-function mergeList(original: unknown[], patch: unknown[], key: string, path: string[], field: string): unknown[] {
+/**
+ * Merges a list with a merge key the way strategicpatch's mergeSlice + normalizeElementOrder do: items the
+ * patch names come in patch order (or $setElementOrder's), items only the server has keep theirs, and the
+ * two are interleaved by their positions in the live list, an item new to the list going before a
+ * server-only one it cannot be compared with.
+ */
+function mergeList(
+  original: unknown[],
+  patch: unknown[],
+  key: string,
+  path: string[],
+  field: string,
+  order?: unknown[],
+): unknown[] {
   if (patch.some((p) => isObject(p) && p.$patch === 'replace')) {
     return patch.filter((p) => !(isObject(p) && p.$patch === 'replace')).map(stripDirectives);
   }
-  const out = structuredClone(original);
+  const position = (list: unknown[], item: unknown): number =>
+    isObject(item) ? list.findIndex((o) => isObject(o) && deepEqual(o[key], item[key])) : -1;
+  const named = new Set<number>();
+  let patched: unknown[] = [];
+  const unkeyed: unknown[] = [];
   for (const item of patch) {
     if (!isObject(item) || !(key in item)) {
-      out.push(stripDirectives(item));
+      unkeyed.push(stripDirectives(item));
       continue;
     }
-    const idx = out.findIndex((o) => isObject(o) && deepEqual(o[key], item[key]));
-    if (item.$patch === 'delete') {
-      if (idx >= 0) out.splice(idx, 1);
-    } else if (idx >= 0) {
-      out[idx] = mergeMap(out[idx] as JsonObject, item, [...path, `${field}[]`]);
-    } else {
-      out.push(stripDirectives(item));
+    const idx = position(original, item);
+    if (idx >= 0) named.add(idx);
+    if (item.$patch === 'delete') continue;
+    const prev = position(patched, item);
+    const base = prev >= 0 ? patched[prev] : idx >= 0 ? original[idx] : undefined;
+    const merged = isObject(base) ? mergeMap(base, item, [...path, `${field}[]`]) : stripDirectives(item);
+    if (prev >= 0) patched[prev] = merged;
+    else patched.push(merged);
+  }
+  if (order) {
+    const rank = (x: unknown): number => {
+      const i = position(order, x);
+      return i < 0 ? order.length : i;
+    };
+    patched = patched
+      .map((x, i) => ({ x, i }))
+      .sort((a, b) => rank(a.x) - rank(b.x) || a.i - b.i)
+      .map((e) => e.x);
+  }
+  const serverOnly = original.filter((_, i) => !named.has(i)).map((x) => structuredClone(x));
+  const out: unknown[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < serverOnly.length || j < patched.length) {
+    if (j >= patched.length) out.push(serverOnly[i++]);
+    else if (i >= serverOnly.length) out.push(patched[j++]);
+    else {
+      const li = position(original, serverOnly[i]);
+      const ri = position(original, patched[j]);
+      out.push(li >= 0 && ri >= 0 && li < ri ? serverOnly[i++] : patched[j++]);
     }
   }
-  return out;
+  return [...out, ...unkeyed];
 }
 
 function mergeMap(original: JsonObject, patch: JsonObject, path: string[]): JsonObject {
@@ -253,7 +293,8 @@ function mergeMap(original: JsonObject, patch: JsonObject, path: string[]): Json
     } else if (Array.isArray(v)) {
       const key = mergeKeyFor(path, k);
       const cur = out[k];
-      if (key && Array.isArray(cur)) out[k] = mergeList(cur, v, key, path, k);
+      const order = patch[`$setElementOrder/${k}`];
+      if (key && Array.isArray(cur)) out[k] = mergeList(cur, v, key, path, k, Array.isArray(order) ? order : undefined);
       else if (SET_LISTS.has(k) && Array.isArray(cur))
         out[k] = [...cur, ...v.filter((x) => !cur.some((c) => deepEqual(c, x)))];
       else out[k] = stripDirectives(v);

@@ -385,6 +385,65 @@ describe('deletion', () => {
   });
 });
 
+describe('more verbs', () => {
+  it('deletecollection removes what the selectors match and answers a list', async () => {
+    for (const n of ['dc-a', 'dc-b', 'dc-c'])
+      await req('POST', CMS, cm(n, { labels: { batch: n === 'dc-c' ? 'keep' : 'drop' } }));
+    const r = await req<KubeList>('DELETE', `${CMS}?labelSelector=batch%3Ddrop`);
+    expect(r.status).toBe(200);
+    expect(r.body.kind).toBe('ConfigMapList');
+    expect(r.body.items.map((o) => o.metadata.name)).toEqual(['dc-a', 'dc-b']);
+    const left = await req<KubeList>('GET', `${CMS}?labelSelector=batch`);
+    expect(left.body.items.map((o) => o.metadata.name)).toEqual(['dc-c']);
+    expect((await req('DELETE', '/api/v1/configmaps')).status).toBe(405);
+  });
+
+  it('dryRun=All validates without storing', async () => {
+    const rv = server.store.resourceVersion;
+    const r = await req<KubeObject>('POST', `${CMS}?dryRun=All`, cm('dry'));
+    expect(r.status).toBe(201);
+    expect(r.body.metadata.resourceVersion).toBeUndefined();
+    expect((await req('GET', `${CMS}/dry`)).status).toBe(404);
+    expect(server.store.resourceVersion).toBe(rv);
+    expect((await req('POST', `${CMS}?dryRun=Nope`, cm('dry'))).status).toBe(422);
+  });
+
+  it('serves the scale subresource of deployments', async () => {
+    await req('POST', '/apis/apps/v1/namespaces/default/deployments', {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'scaled' },
+      spec: { replicas: 1, selector: { matchLabels: { app: 's' } }, template: { metadata: { labels: { app: 's' } } } },
+    });
+    const scale = await req<KubeObject>('GET', '/apis/apps/v1/namespaces/default/deployments/scaled/scale');
+    expect(scale.body).toMatchObject({
+      kind: 'Scale',
+      apiVersion: 'autoscaling/v1',
+      spec: { replicas: 1 },
+      status: { replicas: 0, selector: 'app=s' },
+    });
+    const put = await req<KubeObject>('PUT', '/apis/apps/v1/namespaces/default/deployments/scaled/scale', {
+      ...scale.body,
+      spec: { replicas: 4 },
+    });
+    expect(put.body.spec).toEqual({ replicas: 4 });
+    const patched = await req<KubeObject>(
+      'PATCH',
+      '/apis/apps/v1/namespaces/default/deployments/scaled/scale',
+      { spec: { replicas: 2 } },
+      { 'Content-Type': 'application/merge-patch+json' },
+    );
+    expect(patched.body.spec).toEqual({ replicas: 2 });
+    const d = await req<KubeObject>('GET', '/apis/apps/v1/namespaces/default/deployments/scaled');
+    expect([(d.body.spec as { replicas: number }).replicas, d.body.metadata.generation]).toEqual([2, 3]);
+  });
+
+  it('answers 405 for verbs a path does not serve', async () => {
+    const r = await req<KubeStatus>('POST', '/api/v1/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } });
+    expect([r.status, r.body.reason]).toEqual([405, 'MethodNotAllowed']);
+  });
+});
+
 describe('CustomResourceDefinitions', () => {
   const crd = {
     apiVersion: 'apiextensions.k8s.io/v1',

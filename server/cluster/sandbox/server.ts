@@ -26,6 +26,8 @@ export interface SandboxServerOptions {
   compactionWindow?: number;
   /** Default realClock. */
   clock?: Clock;
+  /** Most change events kept for watches, whatever their age; default 100 000. */
+  historyLimit?: number;
   /** Period (ms) of BOOKMARK events for watches that allow them; default 60 000. */
   bookmarkIntervalMs?: number;
   /** Run the ownerReference garbage collector; default true. */
@@ -53,7 +55,11 @@ export class SandboxServer {
     const random = opts.random ?? Math.random;
     this.host = opts.host ?? '127.0.0.1';
     this.port = opts.port ?? 0;
-    const storage = new ObjectStorage({ clock, compactionWindowMs: opts.compactionWindow ?? 5 * 60_000 });
+    const storage = new ObjectStorage({
+      clock,
+      compactionWindowMs: opts.compactionWindow ?? 5 * 60_000,
+      ...(opts.historyLimit !== undefined ? { historyLimit: opts.historyLimit } : {}),
+    });
     this.ctx = {
       storage,
       registry: this.registry,

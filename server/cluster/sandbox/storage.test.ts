@@ -120,3 +120,12 @@ describe('ObjectStorage listeners', () => {
     expect(second).toEqual([1, 2]);
   });
 });
+
+describe('ObjectStorage history limit', () => {
+  it('keeps at most historyLimit events', () => {
+    const s = new ObjectStorage({ clock: new FakeClock(), historyLimit: 2 });
+    for (const n of ['a', 'b', 'c']) s.create('/configmaps', `default/${n}`, cm(n));
+    expect(s.eventsSince(1).map((e) => e.rv)).toEqual([2, 3]);
+    expect(() => s.eventsSince(0)).toThrow(/too old resource version/);
+  });
+});

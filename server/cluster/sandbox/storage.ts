@@ -24,6 +24,8 @@ export interface ObjectStorageOptions {
   clock?: Clock;
   /** How long (ms) change history is kept for watches and exact-RV lists; default 5 minutes. */
   compactionWindowMs?: number;
+  /** At most this many events are kept, whatever their age (the watch cache's ring); default 100 000. */
+  historyLimit?: number;
 }
 
 export const grKey = (group: string, resource: string): string => `${group}/${resource}`;
@@ -36,6 +38,7 @@ export const deepCopy = <T>(v: T): T => structuredClone(v);
 export class ObjectStorage {
   private readonly clock: Clock;
   private readonly windowMs: number;
+  private readonly historyLimit: number;
   private rv = 0;
   private compactedRv = 0;
   private readonly data = new Map<string, Map<string, KubeObject>>();
@@ -48,6 +51,7 @@ export class ObjectStorage {
   constructor(opts: ObjectStorageOptions = {}) {
     this.clock = opts.clock ?? realClock;
     this.windowMs = opts.compactionWindowMs ?? 5 * 60_000;
+    this.historyLimit = opts.historyLimit ?? 100_000;
   }
 
   /** The newest committed revision (what lists report as their resourceVersion). */
@@ -160,6 +164,7 @@ export class ObjectStorage {
     const cutoff = this.clock.now() - this.windowMs;
     let n = 0;
     while (n < this.log.length && (this.log[n] as StoredEvent).at < cutoff) n++;
+    n = Math.max(n, this.log.length - this.historyLimit);
     if (n > 0) {
       this.compactedRv = Math.max(this.compactedRv, (this.log[n - 1] as StoredEvent).rv);
       this.log = this.log.slice(n);
