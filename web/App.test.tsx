@@ -83,4 +83,12 @@ describe('App shell', () => {
     expect(t).toContain('Paused');
     expect(t).toContain('read-only');
   });
+
+  it('says when the stream is filtered', () => {
+    const store = storeWith(fixtureView());
+    store.setStatus({ state: 'live' });
+    store.setSubscription({ namespaces: ['team-a'], controllers: ['flaky'] });
+    const t = renderText(<App />, store);
+    expect(t).toContain('Filtered to namespace team-a, controller flaky');
+  });
 });

@@ -8,6 +8,7 @@ import { navigate, useRoute } from './client/route';
 import type { PanelId, Route } from './client/route';
 import type { LinkStatus, StoreState } from './client/runtime-store';
 import { RecordingToggle } from './components/RecordingToggle';
+import { ScopeFilter } from './components/ScopeFilter';
 import { ReplayControls } from './components/ReplayControls';
 import { Badge, Dot } from './components/Stat';
 import { fmtCount, fmtDuration } from './components/format';
@@ -163,6 +164,22 @@ export function Banner({ state, now }: { state: StoreState; now: number }) {
         </div>
       );
     case 'live':
+      if (
+        !state.frozen &&
+        state.subscription &&
+        (state.subscription.namespaces?.length || state.subscription.controllers?.length)
+      ) {
+        return (
+          <div className="banner info" data-testid="banner">
+            Filtered to{' '}
+            {[
+              ...(state.subscription.namespaces ?? []).map((n) => `namespace ${n}`),
+              ...(state.subscription.controllers ?? []).map((c) => `controller ${c}`),
+            ].join(', ')}
+            : counts and rates cover only matching events.
+          </div>
+        );
+      }
       return state.frozen ? (
         <div className="banner warn" data-testid="banner">
           Display frozen at seq {view.lastSeq}: events keep arriving underneath.
@@ -224,6 +241,7 @@ export function Shell({
           </span>
         </span>
         <span className="spacer" />
+        <ScopeFilter view={store.liveView} sub={state.subscription} serverControllers={server?.controllers} />
         {server?.capabilities.recording && state.serverStatus && (
           <RecordingToggle recording={state.serverStatus.recording} />
         )}

@@ -17,6 +17,7 @@ class FakeSocket {
   connected = false;
   handlers = new Map<string, Handler[]>();
   hellos: HelloRequest[] = [];
+  subscriptions: unknown[] = [];
   answer: (req: HelloRequest) => HelloResult = () => ({ type: 'error', error: 'no script' });
   on(ev: string, fn: Handler) {
     this.handlers.set(ev, [...(this.handlers.get(ev) ?? []), fn]);
@@ -41,6 +42,9 @@ class FakeSocket {
         if (ev === 'hello') {
           this.hellos.push(payload as HelloRequest);
           cb(null, this.answer(payload as HelloRequest));
+        } else if (ev === 'subscribe') {
+          this.subscriptions.push(payload);
+          cb(null, { ok: true, result: { seq: 0 } });
         } else cb(null, { ok: false, error: `${ev} refused by the fake`, code: 'unsupported' });
       },
     };
@@ -185,5 +189,18 @@ describe('Connection', () => {
       error: 'command refused by the fake',
       code: 'unsupported',
     });
+  });
+
+  it('subscribes now and re-sends the subscription with every later hello', async () => {
+    const { socket, store, conn } = setup();
+    socket.answer = () => ({ type: 'snapshot', server: info('A'), status, seq: 0, view: createView() });
+    conn.start();
+    expect(await conn.subscribe({ namespaces: ['team-a'] })).toEqual({ ok: true, result: { seq: 0 } });
+    expect(socket.subscriptions).toEqual([{ namespaces: ['team-a'] }]);
+    expect(store.getState().subscription).toEqual({ namespaces: ['team-a'] });
+    socket.connected = false;
+    socket.fire('disconnect', 'transport close');
+    socket.connect();
+    expect(socket.hellos[1]?.subscription).toEqual({ namespaces: ['team-a'] });
   });
 });

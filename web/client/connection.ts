@@ -13,11 +13,14 @@ import type {
   InspectRequest,
   InspectResult,
   LagSummary,
+  ProtocolError,
   ServerInfo,
   ServerStatus,
   ServerToClientEvents,
   Snapshot,
 } from '../../shared/protocol/socket';
+import { SUBSCRIBE_ALL, isSubscribeAll } from '../../shared/protocol/subscription';
+import type { Subscription } from '../../shared/protocol/subscription';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
 import type { RuntimeStore } from './runtime-store';
 
@@ -79,6 +82,7 @@ export class Connection {
   private helloInFlight = false;
   private attempt = 0;
   private stopped = false;
+  private subscription: Subscription = SUBSCRIBE_ALL;
 
   constructor(opts: ConnectionOptions) {
     this.store = opts.store;
@@ -105,6 +109,9 @@ export class Connection {
     this.socket.on('snapshot', (s) => this.onSnapshot(s));
     this.socket.on('lag', (l) => this.onLag(l));
     this.socket.on('status', (s: ServerStatus) => this.store.setServerStatus(s));
+    this.socket.on('protocolError', (e: ProtocolError) =>
+      console.warn(`controller-scope: server rejected ${e.event}: ${e.error}`),
+    );
   }
 
   start(): void {
@@ -137,6 +144,21 @@ export class Connection {
     });
   }
 
+  /**
+   * Narrows what this page receives (by namespace, controller, kind, key). The server answers with a snapshot
+   * of the filtered view; the subscription is re-sent on every hello, so it survives reconnects.
+   */
+  subscribe(sub: Subscription): Promise<Ack<{ seq: number }>> {
+    this.subscription = sub;
+    this.store.setSubscription(sub);
+    return new Promise((resolve) => {
+      if (!this.socket.connected) return resolve({ ok: true, result: { seq: this.seq } });
+      this.socket.timeout(this.timeoutMs).emit('subscribe', sub, (err: Error | null, res: Ack<{ seq: number }>) => {
+        resolve(err ? this.timedOut() : res);
+      });
+    });
+  }
+
   inspect(req: InspectRequest): Promise<Ack<InspectResult>> {
     return new Promise((resolve) => {
       if (!this.socket.connected) return resolve(this.notConnected());
@@ -160,6 +182,7 @@ export class Connection {
     this.helloInFlight = true;
     const req: HelloRequest = { protocolVersion: this.protocolVersion };
     if (this.server && this.seq > 0) req.resume = { serverEpoch: this.server.serverEpoch, lastSeq: this.seq };
+    if (!isSubscribeAll(this.subscription)) req.subscription = this.subscription;
     if (reason !== 'connected') this.store.setStatus({ state: 'resyncing', reason });
     this.socket.timeout(this.timeoutMs).emit('hello', req, (err: Error | null, res: HelloResult) => {
       this.helloInFlight = false;

@@ -7,6 +7,7 @@ import type { StampedEvent } from '../../shared/protocol/events';
 import { createView } from '../../shared/protocol/view';
 import type { RuntimeView } from '../../shared/protocol/view';
 import type { ServerInfo, ServerStatus } from '../../shared/protocol/socket';
+import type { Subscription } from '../../shared/protocol/subscription';
 
 /** What the connection is doing, as the top bar shows it. */
 export type LinkStatus =
@@ -33,6 +34,8 @@ export interface StoreState {
   frozen: boolean;
   /** Snapshots (hello or resync) received since load. */
   snapshots: number;
+  /** What this page asked the server to send; absent means everything. */
+  subscription?: Subscription;
 }
 
 export interface RuntimeStoreOptions {
@@ -120,6 +123,10 @@ export class RuntimeStore {
       return;
     }
     this.publish({ view: this.live, eventsPerSecond: this.rate(this.now()) });
+  }
+
+  setSubscription(subscription: Subscription): void {
+    this.publish({ subscription });
   }
 
   setServerStatus(serverStatus: ServerStatus): void {
