@@ -181,7 +181,14 @@ export class ObjectStorage {
     this.dispatching = true;
     try {
       for (let next = this.pending.shift(); next; next = this.pending.shift()) {
-        for (const fn of [...this.listeners]) fn(next);
+        for (const fn of [...this.listeners]) {
+          try {
+            fn(next);
+          } catch (err) {
+            // One failing listener must not starve the others (watchers would miss the commit).
+            console.error('sandbox storage listener failed', err);
+          }
+        }
       }
     } finally {
       this.dispatching = false;
