@@ -123,6 +123,11 @@ export function writeCases(target: GetTarget, _targetName: TargetName): void {
       expect(created.type).toBe('Opaque');
       const got = await t.client.get<KubeObject>(SECRET, { namespace: ns, name: 's' });
       expect([got.data, got.stringData, got.type]).toEqual([expected, undefined, 'Opaque']);
+      const updated = await t.client.update<KubeObject>({ ...got, stringData: { password: 'changed' } });
+      expect([updated.data, updated.stringData]).toEqual([
+        { ...expected, password: Buffer.from('changed').toString('base64') },
+        undefined,
+      ]);
       const listed = await t.client.list(SECRET, { namespace: ns, fieldSelector: 'type=Opaque' });
       expect(listed.items.map((s) => s.metadata.name)).toEqual(['s']);
     });
