@@ -29,7 +29,8 @@ type Op =
   | { op: 'failWatch'; n: number; how: 'refused' | '429' | '500' }
   | { op: 'errorEvent'; code: 410 | 500 }
   | { op: 'bookmark' }
-  | { op: 'tick'; ms: number };
+  | { op: 'tick'; ms: number }
+  | { op: 'addHandler' };
 
 const name = fc.constantFrom(...NAMES);
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -51,6 +52,7 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.constant({ op: 'bookmark' as const }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('tick' as const), ms: fc.integer({ min: 0, max: 3000 }) }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'addHandler' as const }) },
 );
 
 const snapshot = (objs: KubeObject[]): Record<string, string> =>
@@ -70,13 +72,19 @@ async function runScenario(fifo: FifoKind, resyncPeriodMs: number, ops: Op[]): P
     resyncPeriodMs,
     random: () => 0.5,
   });
-  const mirror = new Map<string, KubeObject>();
   const keyOf = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
-  inf.addEventHandler({
-    onAdd: (o) => void mirror.set(keyOf(o), o),
-    onUpdate: (_old, o) => void mirror.set(keyOf(o), o),
-    onDelete: (o) => void mirror.delete(o instanceof DeletedFinalStateUnknown ? o.key : keyOf(o)),
-  });
+  // Each handler mirrors what it is told; handlers added mid-run start from the replayed state.
+  const mirrors: Map<string, KubeObject>[] = [];
+  const addMirror = (): void => {
+    const mirror = new Map<string, KubeObject>();
+    mirrors.push(mirror);
+    inf.addEventHandler({
+      onAdd: (o) => void mirror.set(keyOf(o), o),
+      onUpdate: (_old, o) => void mirror.set(keyOf(o), o),
+      onDelete: (o) => void mirror.delete(o instanceof DeletedFinalStateUnknown ? o.key : keyOf(o)),
+    });
+  };
+  addMirror();
   const done = inf.run(ctl.signal);
   let version = 1;
   const write = (n: string, del: boolean, dropWatch: boolean): void => {
@@ -124,6 +132,9 @@ async function runScenario(fifo: FifoKind, resyncPeriodMs: number, ops: Op[]): P
       case 'tick':
         await clock.advance(o.ms);
         break;
+      case 'addHandler':
+        addMirror();
+        break;
     }
     await clock.advance(0);
   }
@@ -139,7 +150,7 @@ async function runScenario(fifo: FifoKind, resyncPeriodMs: number, ops: Op[]): P
 
   const want = snapshot(lw.contents());
   expect(snapshot(inf.getIndexer().list())).toEqual(want);
-  expect(snapshot([...mirror.values()])).toEqual(want);
+  for (const mirror of mirrors) expect(snapshot([...mirror.values()])).toEqual(want);
   expect(inf.hasSynced()).toBe(true);
   ctl.abort();
   await done;
@@ -147,7 +158,7 @@ async function runScenario(fifo: FifoKind, resyncPeriodMs: number, ops: Op[]): P
 
 describe('SharedIndexInformer converges to the server state (property)', () => {
   for (const fifo of ['RealFIFO', 'DeltaFIFO'] as const) {
-    it(`${fifo}: indexer and handler mirror equal a fresh LIST after any history`, async () => {
+    it(`${fifo}: indexer and every handler mirror (early or late) equal a fresh LIST after any history`, async () => {
       await fc.assert(
         fc.asyncProperty(fc.constantFrom(0, 5000), fc.array(opArb, { maxLength: 25 }), (resync, ops) =>
           runScenario(fifo, resync, ops),
