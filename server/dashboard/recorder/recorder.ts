@@ -234,10 +234,15 @@ export class Recorder implements Probe {
   }
 
   /**
-   * Forgets everything and starts a new seq space (a replay seek rebuilds from the start). Clients learn of it
-   * through reset listeners and get a fresh snapshot.
+   * Forgets everything and starts a new seq space, optionally rebuilt from `events` (a replay seek rebuilds
+   * from the start of the recording). The rebuilt events go into the ring and the view but not to batch
+   * listeners: reset listeners are told afterwards and send each client one snapshot instead.
    */
-  reset(reason: 'seek' | 'reset' = 'reset', serverEpoch: string = randomUUID()): void {
+  reset(
+    reason: 'seek' | 'reset' = 'reset',
+    serverEpoch: string = randomUUID(),
+    events: readonly StampedEvent[] = [],
+  ): void {
     this.timer?.cancel();
     this.timer = undefined;
     this.pending = [];
@@ -246,7 +251,16 @@ export class Recorder implements Probe {
     this.versions?.clear();
     this.epoch = serverEpoch;
     this.nextSeq = 1;
-    this._view = createView(this.viewLimits);
+    let view = createView(this.viewLimits);
+    const CHUNK = 10_000;
+    for (let i = 0; i < events.length; i += CHUNK) {
+      const chunk = events.slice(i, i + CHUNK);
+      for (const ev of chunk) this.ring.push(ev);
+      view = reduce(view, chunk);
+    }
+    const last = events[events.length - 1];
+    if (last) this.nextSeq = last.seq + 1;
+    this._view = view;
     for (const l of this.resetListeners) l(reason);
   }
 

@@ -1,0 +1,55 @@
+// Everything `--replay FILE` needs: the recording, a recorder with the recorded view limits (so the view comes
+// out the same), and a ReplaySource feeding it. The composition root hands these to startDashboard.
+import { basename } from 'node:path';
+import type { ReplaySpeed } from '../../../shared/protocol/commands';
+import type { ClusterInfo } from '../../../shared/protocol/socket';
+import { Recorder } from '../recorder/recorder';
+import type { Clock } from '../../runtime/util/clock';
+import { readRecording } from './recording-reader';
+import type { Recording } from './recording-format';
+import { ReplaySource } from './replay-source';
+
+export interface OpenReplayOptions {
+  file: string;
+  /** Default realClock. */
+  clock?: Clock;
+  /** Default 1. */
+  speed?: ReplaySpeed;
+  /** Default true. */
+  autoplay?: boolean;
+  /** Ring capacity of the replay recorder. Default: room for the whole recording (at least 200_000). */
+  capacity?: number;
+}
+
+export interface OpenedReplay {
+  recording: Recording;
+  recorder: Recorder;
+  source: ReplaySource;
+  cluster: ClusterInfo;
+  controllers: string[];
+}
+
+export async function openReplay(opts: OpenReplayOptions): Promise<OpenedReplay> {
+  const recording = await readRecording(opts.file);
+  const recorder = new Recorder({
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    capacity: opts.capacity ?? Math.max(200_000, recording.events.length),
+    viewLimits: recording.header.viewLimits,
+    objectVersions: false,
+    serverEpoch: `replay-0-${recording.header.serverEpoch}`,
+  });
+  const source = new ReplaySource({
+    recorder,
+    recording,
+    ...(opts.clock ? { clock: opts.clock } : {}),
+    ...(opts.speed !== undefined ? { speed: opts.speed } : {}),
+    ...(opts.autoplay !== undefined ? { autoplay: opts.autoplay } : {}),
+  });
+  const recorded = recording.header.cluster;
+  const cluster: ClusterInfo = {
+    kind: 'replay',
+    name: `${basename(opts.file)} (${recorded.kind}${recorded.name ? ` ${recorded.name}` : ''})`,
+    writable: false,
+  };
+  return { recording, recorder, source, cluster, controllers: recording.header.controllers };
+}
