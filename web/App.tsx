@@ -6,10 +6,10 @@ import { PROTOCOL_VERSION } from '../shared/protocol/version';
 import { useNow, useStore, useStoreState } from './client/hooks';
 import { navigate, useRoute } from './client/route';
 import type { PanelId, Route } from './client/route';
-import type { LinkStatus, StoreState } from './client/runtime-store';
+import type { StoreState } from './client/runtime-store';
+import { Banner, statusPill } from './components/Banner';
 import { RecordingToggle } from './components/RecordingToggle';
 import { ScopeFilter } from './components/ScopeFilter';
-import { ReplayControls } from './components/ReplayControls';
 import { Badge, Dot } from './components/Stat';
 import { fmtCount, fmtDuration } from './components/format';
 import { Controller } from './panels/controller/Controller';
@@ -79,112 +79,6 @@ function navBadge(id: PanelId, view: RuntimeView): ReactNode {
     }
     default:
       return null;
-  }
-}
-
-function statusPill(s: LinkStatus): { tone: 'ok' | 'warn' | 'err' | 'info'; text: string } {
-  switch (s.state) {
-    case 'live':
-      return { tone: 'ok', text: 'LIVE' };
-    case 'replaying':
-      return { tone: 'info', text: 'REPLAY' };
-    case 'connecting':
-      return { tone: 'info', text: 'CONNECTING' };
-    case 'resyncing':
-      return { tone: 'info', text: 'RESYNCING' };
-    case 'lagging':
-      return { tone: 'warn', text: 'CATCHING UP' };
-    case 'disconnected':
-      return { tone: 'err', text: 'OFFLINE' };
-    case 'incompatible':
-      return { tone: 'err', text: 'VERSION MISMATCH' };
-  }
-}
-
-export function Banner({ state, now }: { state: StoreState; now: number }) {
-  const s = state.status;
-  const view = state.view;
-  switch (s.state) {
-    case 'incompatible':
-      return (
-        <div className="banner err" role="alert" data-testid="banner">
-          <b>Version mismatch.</b> This page speaks protocol v{s.clientVersion}, the server speaks v{s.serverVersion}.{' '}
-          {s.message}
-          <button type="button" className="btn" onClick={() => window.location.reload()}>
-            Reload
-          </button>
-        </div>
-      );
-    case 'disconnected':
-      return (
-        <div className="banner err" role="alert" data-testid="banner">
-          <b>No connection to the controller-scope server</b> for {fmtDuration(now - s.since)}
-          {s.error ? ` (${s.error})` : ''}. Retrying{s.attempt > 0 ? ` (attempt ${s.attempt})` : ''}…
-          {view.lastSeq > 0 && (
-            <span className="dim"> Showing the last data received (seq {view.lastSeq}); it resumes from there.</span>
-          )}
-        </div>
-      );
-    case 'connecting':
-      return (
-        <div className="banner info" data-testid="banner">
-          Connecting to the controller-scope server…
-        </div>
-      );
-    case 'resyncing':
-      return (
-        <div className="banner info" data-testid="banner">
-          Resynchronising: {s.reason}.
-        </div>
-      );
-    case 'lagging':
-      return (
-        <div className="banner warn" data-testid="banner">
-          This page fell behind the event stream ({fmtCount(s.dropped)} events skipped); showing summaries until a fresh
-          snapshot arrives.
-        </div>
-      );
-    case 'replaying':
-      return (
-        <div className="banner info" data-testid="banner">
-          <b>Replay</b> of {s.source}: what you see was recorded earlier, not a live cluster.
-          {state.serverStatus?.replay && (
-            <>
-              <span className="dim">
-                seq {state.serverStatus.replay.seq} / {state.serverStatus.replay.lastSeq}
-                {state.serverStatus.replay.finished
-                  ? ' · finished'
-                  : state.serverStatus.replay.playing
-                    ? ' · playing'
-                    : ' · paused'}
-              </span>
-              <ReplayControls replay={state.serverStatus.replay} />
-            </>
-          )}
-        </div>
-      );
-    case 'live':
-      if (
-        !state.frozen &&
-        state.subscription &&
-        (state.subscription.namespaces?.length || state.subscription.controllers?.length)
-      ) {
-        return (
-          <div className="banner info" data-testid="banner">
-            Filtered to{' '}
-            {[
-              ...(state.subscription.namespaces ?? []).map((n) => `namespace ${n}`),
-              ...(state.subscription.controllers ?? []).map((c) => `controller ${c}`),
-            ].join(', ')}
-            : counts and rates cover only matching events.
-          </div>
-        );
-      }
-      return state.frozen ? (
-        <div className="banner warn" data-testid="banner">
-          Display frozen at seq {view.lastSeq}: events keep arriving underneath.
-        </div>
-      ) : null;
   }
 }
 

@@ -1,56 +1,16 @@
 // Sandbox fault injection and workload controls. Everything goes through validated server commands; on a
 // real cluster the server refuses (read-only unless --allow-writes) and its message is shown as given.
 import { useState } from 'react';
-import type { Command } from '../../../shared/protocol/commands';
 import { Card, Empty } from '../../components/Card';
-import type { RuntimeView } from '../../../shared/protocol/view';
-import { Badge, Stat, Stats } from '../../components/Stat';
-import { fmtCount, fmtCountdown } from '../../components/format';
-import type { PanelProps } from '../types';
-import { useConnection, useNow, useStoreState } from '../../client/hooks';
+import { fmtCountdown } from '../../components/format';
+import { useNow, useStoreState } from '../../client/hooks';
 import { navigate } from '../../client/route';
+import type { PanelProps } from '../types';
+import { Effects } from './FaultEffects';
+import { WorkloadPanel } from './WorkloadPanel';
 import { DEFAULT_FAULT_FORM, FAULT_KINDS, buildFault } from './faults-series';
 import type { FaultForm, FaultKind } from './faults-series';
-
-type Outcome = { ok: true; text: string } | { ok: false; text: string };
-
-function useRunner(): {
-  run: (cmd: Command, ok: (r: unknown) => string) => Promise<void>;
-  outcome?: Outcome;
-  busy: boolean;
-  can: boolean;
-} {
-  const conn = useConnection();
-  const [outcome, setOutcome] = useState<Outcome | undefined>();
-  const [busy, setBusy] = useState(false);
-  const run = async (cmd: Command, ok: (r: unknown) => string) => {
-    if (!conn) return;
-    setBusy(true);
-    const ack = await conn.command(cmd);
-    setBusy(false);
-    setOutcome(ack.ok ? { ok: true, text: ok(ack.result) } : { ok: false, text: ack.error });
-  };
-  const r: { run: typeof run; outcome?: Outcome; busy: boolean; can: boolean } = {
-    run,
-    busy,
-    can: conn !== null && conn.canSend(),
-  };
-  if (outcome) r.outcome = outcome;
-  return r;
-}
-
-function OutcomeNotice({ o }: { o?: Outcome }) {
-  if (!o) return null;
-  return (
-    <div
-      className={`notice ${o.ok ? 'ok' : 'err'}`}
-      style={{ marginTop: 10 }}
-      data-testid={o.ok ? 'command-ok' : 'command-error'}
-    >
-      {o.ok ? o.text : <>Refused by the server: {o.text}</>}
-    </div>
-  );
-}
+import { OutcomeNotice, useRunner } from './runner';
 
 function FaultPanel() {
   const [f, setF] = useState<FaultForm>(DEFAULT_FAULT_FORM);
@@ -231,147 +191,6 @@ function ActiveFaults() {
       <div style={{ padding: '0 10px 10px' }}>
         <OutcomeNotice o={r.outcome} />
       </div>
-    </Card>
-  );
-}
-
-function WorkloadPanel() {
-  const profiles = useStoreState((s) => s.server?.capabilities.workloadProfiles);
-  const current = useStoreState((s) => s.serverStatus?.workload);
-  const [profile, setProfile] = useState('');
-  const [rate, setRate] = useState(5);
-  const [namespace, setNamespace] = useState('');
-  const r = useRunner();
-  const chosen = profile || profiles?.[0] || '';
-  return (
-    <Card
-      title="Workload"
-      right={
-        current ? (
-          <Badge tone="ok">
-            {current.profile}
-            {current.ratePerSecond ? ` · ${current.ratePerSecond}/s` : ''}
-          </Badge>
-        ) : (
-          <Badge tone="muted">idle</Badge>
-        )
-      }
-      testId="workload"
-    >
-      <div className="toolbar">
-        <label className="field">
-          profile
-          {profiles && profiles.length > 0 ? (
-            <select className="sel" value={chosen} onChange={(e) => setProfile(e.target.value)}>
-              {profiles.map((p) => (
-                <option key={p}>{p}</option>
-              ))}
-            </select>
-          ) : (
-            <input
-              className="inp"
-              value={profile}
-              onChange={(e) => setProfile(e.target.value)}
-              placeholder="profile name"
-            />
-          )}
-        </label>
-        <label className="field">
-          objects / s
-          <input
-            className="inp"
-            type="number"
-            value={rate}
-            onChange={(e) => setRate(Number(e.target.value))}
-            style={{ width: 90 }}
-          />
-        </label>
-        <label className="field">
-          namespace
-          <input
-            className="inp"
-            value={namespace}
-            onChange={(e) => setNamespace(e.target.value)}
-            placeholder="default"
-            style={{ width: 120 }}
-          />
-        </label>
-        <button
-          type="button"
-          className="btn primary"
-          style={{ alignSelf: 'flex-end' }}
-          disabled={!r.can || r.busy || !chosen}
-          onClick={() =>
-            void r.run(
-              {
-                type: 'workload.set',
-                profile: chosen,
-                ...(rate > 0 ? { ratePerSecond: rate } : {}),
-                ...(namespace ? { namespace } : {}),
-              },
-              () => `Workload “${chosen}” running.`,
-            )
-          }
-          data-testid="workload-start"
-        >
-          Start
-        </button>
-        <button
-          type="button"
-          className="btn"
-          style={{ alignSelf: 'flex-end' }}
-          disabled={!r.can || r.busy}
-          onClick={() => void r.run({ type: 'workload.stop' }, () => 'Workload stopped.')}
-        >
-          Stop
-        </button>
-      </div>
-      <p className="dim" style={{ margin: '10px 0 0', fontSize: 12 }}>
-        Creates, updates and deletes objects at the given rate so the informers, queues and reconcilers have something
-        to do.
-      </p>
-      <OutcomeNotice o={r.outcome} />
-    </Card>
-  );
-}
-
-/** The counters a fault moves, summed over every informer and controller, so its effect shows right here. */
-function Effects({ view }: { view: RuntimeView }) {
-  const infs = Object.values(view.informers);
-  const ctrls = Object.values(view.controllers);
-  const sum = <T,>(xs: T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0);
-  return (
-    <Card
-      title="Effects, live"
-      right={<span className="dim">all informers and controllers</span>}
-      testId="fault-effects"
-    >
-      <Stats>
-        <Stat label="410 Expired" value={fmtCount(sum(infs, (i) => i.counters.expired))} />
-        <Stat label="Relists" value={fmtCount(sum(infs, (i) => i.counters.relists))} />
-        <Stat label="Backoffs" value={fmtCount(sum(infs, (i) => i.counters.backoffs))} />
-        <Stat label="Watch errors" value={fmtCount(sum(infs, (i) => i.counters.errors))} />
-        <Stat label="Reconcile errors" value={fmtCount(sum(ctrls, (c) => c.reconciles.error + c.reconciles.panic))} />
-        <Stat label="Retries" value={fmtCount(sum(ctrls, (c) => c.retries))} />
-        <Stat label="409 Conflicts" value={fmtCount(sum(ctrls, (c) => c.client.conflicts))} />
-        <Stat label="Keys waiting" value={fmtCount(sum(ctrls, (c) => c.depth.waiting))} />
-      </Stats>
-      <table className="data" style={{ marginTop: 10 }}>
-        <thead>
-          <tr>
-            <th>fault</th>
-            <th>what the building blocks do about it</th>
-          </tr>
-        </thead>
-        <tbody>
-          {FAULT_KINDS.map((k) => (
-            <tr key={k.kind}>
-              <td>{k.label}</td>
-              <td className="wrap dim">{k.effect}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
     </Card>
   );
 }

@@ -1,0 +1,111 @@
+// The states a user must not miss, above every panel: no connection, protocol mismatch, resync, lagging,
+// replay (with its controls), a frozen display or a filtered stream. And the pill the top bar shows.
+import type { LinkStatus, StoreState } from '../client/runtime-store';
+import { ReplayControls } from './ReplayControls';
+import { fmtCount, fmtDuration } from './format';
+
+export function statusPill(s: LinkStatus): { tone: 'ok' | 'warn' | 'err' | 'info'; text: string } {
+  switch (s.state) {
+    case 'live':
+      return { tone: 'ok', text: 'LIVE' };
+    case 'replaying':
+      return { tone: 'info', text: 'REPLAY' };
+    case 'connecting':
+      return { tone: 'info', text: 'CONNECTING' };
+    case 'resyncing':
+      return { tone: 'info', text: 'RESYNCING' };
+    case 'lagging':
+      return { tone: 'warn', text: 'CATCHING UP' };
+    case 'disconnected':
+      return { tone: 'err', text: 'OFFLINE' };
+    case 'incompatible':
+      return { tone: 'err', text: 'VERSION MISMATCH' };
+  }
+}
+
+export function Banner({ state, now }: { state: StoreState; now: number }) {
+  const s = state.status;
+  const view = state.view;
+  switch (s.state) {
+    case 'incompatible':
+      return (
+        <div className="banner err" role="alert" data-testid="banner">
+          <b>Version mismatch.</b> This page speaks protocol v{s.clientVersion}, the server speaks v{s.serverVersion}.{' '}
+          {s.message}
+          <button type="button" className="btn" onClick={() => window.location.reload()}>
+            Reload
+          </button>
+        </div>
+      );
+    case 'disconnected':
+      return (
+        <div className="banner err" role="alert" data-testid="banner">
+          <b>No connection to the controller-scope server</b> for {fmtDuration(now - s.since)}
+          {s.error ? ` (${s.error})` : ''}. Retrying{s.attempt > 0 ? ` (attempt ${s.attempt})` : ''}…
+          {view.lastSeq > 0 && (
+            <span className="dim"> Showing the last data received (seq {view.lastSeq}); it resumes from there.</span>
+          )}
+        </div>
+      );
+    case 'connecting':
+      return (
+        <div className="banner info" data-testid="banner">
+          Connecting to the controller-scope server…
+        </div>
+      );
+    case 'resyncing':
+      return (
+        <div className="banner info" data-testid="banner">
+          Resynchronising: {s.reason}.
+        </div>
+      );
+    case 'lagging':
+      return (
+        <div className="banner warn" data-testid="banner">
+          This page fell behind the event stream ({fmtCount(s.dropped)} events skipped); showing summaries until a fresh
+          snapshot arrives.
+        </div>
+      );
+    case 'replaying':
+      return (
+        <div className="banner info" data-testid="banner">
+          <b>Replay</b> of {s.source}: what you see was recorded earlier, not a live cluster.
+          {state.serverStatus?.replay && (
+            <>
+              <span className="dim">
+                seq {state.serverStatus.replay.seq} / {state.serverStatus.replay.lastSeq}
+                {state.serverStatus.replay.finished
+                  ? ' · finished'
+                  : state.serverStatus.replay.playing
+                    ? ' · playing'
+                    : ' · paused'}
+              </span>
+              <ReplayControls replay={state.serverStatus.replay} />
+            </>
+          )}
+        </div>
+      );
+    case 'live':
+      if (
+        !state.frozen &&
+        state.subscription &&
+        (state.subscription.namespaces?.length || state.subscription.controllers?.length)
+      ) {
+        return (
+          <div className="banner info" data-testid="banner">
+            Filtered to{' '}
+            {[
+              ...(state.subscription.namespaces ?? []).map((n) => `namespace ${n}`),
+              ...(state.subscription.controllers ?? []).map((c) => `controller ${c}`),
+            ].join(', ')}
+            : counts and rates cover only matching events.
+          </div>
+        );
+      }
+      return state.frozen ? (
+        <div className="banner warn" data-testid="banner">
+          Display frozen at seq {view.lastSeq}: events keep arriving underneath.
+        </div>
+      ) : null;
+  }
+}
