@@ -1,0 +1,77 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { Counter, Registry } from 'prom-client';
+import type { KubeObject } from '../../../shared/models/object';
+import type { ObjectInspection } from '../../../shared/protocol/socket';
+import { Recorder } from '../recorder/recorder';
+import type { DashboardServer } from './dashboard-server';
+import { startTestDashboard } from './test-harness';
+
+let dash: DashboardServer | undefined;
+afterEach(async () => {
+  await dash?.close();
+  dash = undefined;
+});
+
+describe('dashboard HTTP', () => {
+  it('serves health, readiness with its reason, and the metrics registry', async () => {
+    const registry = new Registry();
+    new Counter({ name: 'controller_runtime_reconcile_total', help: 'x', registers: [registry] }).inc(3);
+    let reason: string | undefined = 'caches not synced: v1/Pod';
+    ({ dash } = await startTestDashboard({ registry, notReadyReason: () => reason }));
+    expect(await (await fetch(`${dash.url}healthz`)).text()).toBe('ok');
+    const notReady = await fetch(`${dash.url}readyz`);
+    expect(notReady.status).toBe(503);
+    expect(await notReady.text()).toBe('caches not synced: v1/Pod');
+    reason = undefined;
+    expect((await fetch(`${dash.url}readyz`)).status).toBe(200);
+    const metrics = await fetch(`${dash.url}metrics`);
+    expect(metrics.headers.get('content-type')).toContain('text/plain');
+    expect(await metrics.text()).toContain('controller_runtime_reconcile_total 3');
+  });
+
+  it('returns the view and objects by group/version/kind/namespace/name with "_" for core and cluster scope', async () => {
+    const objects = new Map<string, KubeObject>([
+      [
+        'v1/Pod|default/p',
+        { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default', resourceVersion: '5' } },
+      ],
+      ['v1/Node||n1', { apiVersion: 'v1', kind: 'Node', metadata: { name: 'n1', resourceVersion: '9' } }],
+      [
+        'apps/v1/Deployment|web/d',
+        { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', namespace: 'web' } },
+      ],
+    ]);
+    const recorder = new Recorder({
+      objectSource: { get: (g, ns, n) => objects.get(`${g}|${ns ?? ''}${ns ? '/' : '|'}${n}`) },
+    });
+    recorder.emit({ kind: 'reflector.bookmark', informer: 'v1/Pod', resourceVersion: '5' });
+    ({ dash } = await startTestDashboard({ recorder }));
+    const view = await (await fetch(`${dash.url}api/view`)).json();
+    expect(view).toMatchObject({ lastSeq: 1, informers: { 'v1/Pod': { lastResourceVersion: '5' } } });
+    const pod = (await (await fetch(`${dash.url}api/objects/_/v1/Pod/default/p`)).json()) as ObjectInspection;
+    expect(pod.object?.metadata.name).toBe('p');
+    expect(pod.versions).toHaveLength(1);
+    const node = (await (await fetch(`${dash.url}api/objects/_/v1/Node/_/n1`)).json()) as ObjectInspection;
+    expect(node.object?.metadata.resourceVersion).toBe('9');
+    const dep = (await (await fetch(`${dash.url}api/objects/apps/v1/Deployment/web/d`)).json()) as ObjectInspection;
+    expect(dep.object?.kind).toBe('Deployment');
+    const missing = await fetch(`${dash.url}api/objects/_/v1/Pod/default/nope`);
+    expect(missing.status).toBe(404);
+    expect(((await missing.json()) as { error: string }).error).toMatch(/not in the informer cache/);
+    expect((await fetch(`${dash.url}api/nothing`)).status).toBe(404);
+  });
+
+  it('serves the built web app with a fallback to index.html for client routes', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'cs-web-')), 'web');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'index.html'), '<!doctype html><title>controller-scope</title>');
+    writeFileSync(join(dir, 'app.js'), 'console.log(1)');
+    ({ dash } = await startTestDashboard({ staticDir: dir }));
+    expect(await (await fetch(dash.url)).text()).toContain('controller-scope');
+    expect(await (await fetch(`${dash.url}app.js`)).text()).toBe('console.log(1)');
+    expect(await (await fetch(`${dash.url}controllers/pods`)).text()).toContain('controller-scope');
+  });
+});
