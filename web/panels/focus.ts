@@ -20,8 +20,22 @@ export function focusInformer(view: RuntimeView, route: Route): InformerView | u
   return best;
 }
 
-export function focusController(view: RuntimeView, route: Route): ControllerView | undefined {
-  return (route.controller ? view.controllers[route.controller] : undefined) ?? sortedControllers(view)[0];
+/**
+ * The routed controller, else a default that suits the panel: 'trouble' picks the one most worth debugging
+ * (hot loops, then errors), 'healthy' the calmest (for teaching), 'first' the first by name.
+ */
+export function focusController(
+  view: RuntimeView,
+  route: Route,
+  prefer: 'first' | 'trouble' | 'healthy' = 'first',
+): ControllerView | undefined {
+  if (route.controller && view.controllers[route.controller]) return view.controllers[route.controller];
+  const all = sortedControllers(view);
+  if (prefer === 'first' || all.length < 2) return all[0];
+  const trouble = (c: ControllerView) =>
+    c.hotLoops.length * 1e9 + c.reconciles.error + c.reconciles.panic + c.reconciles.terminalError;
+  const ranked = all.slice().sort((a, b) => trouble(b) - trouble(a));
+  return prefer === 'trouble' ? ranked[0] : ranked[ranked.length - 1];
 }
 
 /** The focused key, or the most interesting one: a hot loop, else the most retried, else the busiest. */

@@ -16,7 +16,8 @@ export async function startSyntheticDashboard(opts: {
   staticDir: string;
   tickMs?: number;
 }): Promise<SyntheticDashboard> {
-  const tickMs = opts.tickMs ?? 100;
+  // Small ticks, so the recorder's wall-clock stamps stay close to the simulated times.
+  const tickMs = opts.tickMs ?? 20;
   const sim = new SyntheticRuntime({ start: Date.now() });
   const recorder = new Recorder({
     objectSource: {

@@ -43,7 +43,7 @@ function Block({
 
 export function Learn({ view, route }: PanelProps) {
   const inf = focusInformer(view, route);
-  const c = focusController(view, route);
+  const c = focusController(view, route, 'healthy');
   const journey = latestJourney(view.log, c?.name, new Set(c?.hotLoops.map((h) => h.key)));
   const w = view.limits.rateWindowMs;
   const p50 = c ? histogramQuantile(c.histogram, 0.5) : undefined;

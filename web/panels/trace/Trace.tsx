@@ -102,7 +102,7 @@ function PendingCard({ k, now }: { k: KeyView; now: number }) {
 }
 
 export function Trace({ view, route, now }: PanelProps) {
-  const c = focusController(view, route);
+  const c = focusController(view, route, 'trouble');
   const k = focusKey(c, route);
   if (!c || !k) {
     return (

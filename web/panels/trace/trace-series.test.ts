@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ControllerView, KeyView } from '../../../shared/protocol/view';
 import { fixtureView } from '../../fixtures/fixture-view';
+import { focusController } from '../focus';
 import { cadenceSeries, describeCause, groupCauses, interestingKeys, traceEntries, writesForKey } from './trace-series';
 
 const pod = { gvk: 'v1/Pod', namespace: 'default', name: 'web-1', resourceVersion: '42' };
@@ -50,5 +51,14 @@ describe('a hot-looping key in the synthetic session', () => {
     const pts = cadenceSeries(k);
     expect(pts.reduce((s, p) => s + (p.reconciles ?? 0), 0)).toBe(k.history.length);
     expect(pts.reduce((s, p) => s + (p.selfCaused ?? 0), 0)).toBeGreaterThan(0);
+  });
+});
+
+describe('default focus', () => {
+  it('traces the controller in most trouble and teaches with the calmest', () => {
+    const view = fixtureView();
+    expect(focusController(view, { panel: 'trace' }, 'trouble')?.name).toBe('hot-loop');
+    expect(focusController(view, { panel: 'learn' }, 'healthy')?.name).toBe('pod-counter');
+    expect(focusController(view, { panel: 'trace', controller: 'flaky' }, 'trouble')?.name).toBe('flaky');
   });
 });
