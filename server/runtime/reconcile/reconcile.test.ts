@@ -1,7 +1,9 @@
 // Scenarios from controller-runtime pkg/reconcile/reconcile_test.go.
 import { describe, expect, it } from 'vitest';
 import { ApiError, isResourceExpired, isTerminalError, terminalError } from '../util/errors';
+import type { KubeObject } from '../../../shared/models/object';
 import { NULL_LOGGER } from './logger';
+import { asReconciler } from './object-reconciler';
 import {
   isZeroResult,
   namespacedName,
@@ -58,5 +60,32 @@ describe('request keys', () => {
     expect(requestFromKey('a/b')).toEqual({ namespace: 'a', name: 'b' });
     expect(requestFromKey('node-1')).toEqual({ namespace: '', name: 'node-1' });
     expect(namespacedName({ namespace: '', name: 'node-1' })).toBe('/node-1');
+  });
+});
+
+describe('AsReconciler', () => {
+  const found: KubeObject = { apiVersion: 'v1', kind: 'Pod', metadata: { namespace: 'a', name: 'b' } };
+  const reader = {
+    get: async <T extends KubeObject>(_t: unknown, key: { name: string }): Promise<T> => {
+      if (key.name === 'missing') throw new ApiError(404, 'NotFound', 'pods "missing" not found');
+      if (key.name === 'broken') throw new ApiError(500, 'InternalError', 'boom');
+      return found as T;
+    },
+  };
+  it('gets the object and passes it on', async () => {
+    const seen: KubeObject[] = [];
+    const r = asReconciler(reader, 'v1/Pod', { reconcile: async (_c, o) => void seen.push(o) });
+    await r.reconcile(ctx, { namespace: 'a', name: 'b' });
+    expect(seen).toEqual([found]);
+  });
+  it('returns no error and does not call the inner reconciler for a missing object', async () => {
+    let called = false;
+    const r = asReconciler(reader, 'v1/Pod', { reconcile: async () => void (called = true) });
+    await expect(r.reconcile(ctx, { namespace: 'a', name: 'missing' })).resolves.toEqual({});
+    expect(called).toBe(false);
+  });
+  it('returns other Get errors', async () => {
+    const r = asReconciler(reader, 'v1/Pod', { reconcile: async () => undefined });
+    await expect(r.reconcile(ctx, { namespace: 'a', name: 'broken' })).rejects.toThrow('boom');
   });
 });
