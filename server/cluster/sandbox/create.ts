@@ -3,6 +3,7 @@
 import type { KubeObject } from '../../../shared/models/object';
 import { grOf, type SandboxContext } from './context';
 import { prepareCrd, syncCrdTypes, validateCrd } from './crds';
+import { checkUnknownFields } from './field-validation';
 import { admitCreateInNamespace, isNamespaceType, prepareNamespaceForCreate } from './namespaces';
 import { apiVersionOf, withTypeMeta, type ResourceType } from './resources';
 import { grKey, objectKey } from './storage';
@@ -23,6 +24,8 @@ export interface WriteOptions {
   dryRun?: boolean;
   fieldManager?: string;
   fieldValidation?: string;
+  /** Collects `Warning` header texts (unknown fields under fieldValidation=Warn). */
+  warnings?: string[];
 }
 
 export const isCrdType = (t: ResourceType): boolean =>
@@ -50,10 +53,17 @@ export function validateWriteOptions(
 }
 
 /** Decoding checks shared by create and update: body shape, apiVersion/kind, namespace. */
-export function decodeBody(type: ResourceType, namespace: string | undefined, body: unknown): KubeObject {
+export function decodeBody(
+  type: ResourceType,
+  namespace: string | undefined,
+  body: unknown,
+  opts: WriteOptions = {},
+): KubeObject {
   if (!isObject(body)) throw newBadRequest('the object provided is unrecognized (must be of type ' + type.kind + ')');
   const obj = structuredClone(body) as KubeObject;
   if (!isObject(obj.metadata)) obj.metadata = {};
+  const warnings = checkUnknownFields(type, obj, opts.fieldValidation);
+  if (warnings.length) opts.warnings?.push(...warnings);
   const want = apiVersionOf(type);
   if (type.crdName) {
     if (obj.apiVersion !== want || obj.kind !== type.kind) {
@@ -90,7 +100,7 @@ export function createObject(
   body: unknown,
   opts: WriteOptions = {},
 ): KubeObject {
-  const obj = decodeBody(type, namespace, body);
+  const obj = decodeBody(type, namespace, body, opts);
   const m = obj.metadata;
   if (type.namespaced && !m.namespace) throw newBadRequest('the namespace of the object could not be determined');
   const rv = m.resourceVersion;

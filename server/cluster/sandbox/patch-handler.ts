@@ -52,7 +52,7 @@ export function patchObject(
     throw e;
   }
   if (!isObject(patched)) throw newBadRequest('the patched object is not a JSON object');
-  const obj = decodeBody(type, namespace, patched);
+  const obj = decodeBody(type, namespace, patched, opts);
   const rv = obj.metadata.resourceVersion;
   if (rv && rv !== stored.metadata.resourceVersion)
     throw newStaleConflict({ group: type.group, resource: type.resource }, name);

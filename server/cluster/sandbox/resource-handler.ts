@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeList, KubeObject, WatchEvent } from '../../../shared/models/object';
 import { grOf, type SandboxContext } from './context';
-import { createObject, validateWriteOptions } from './create';
+import { createObject, validateWriteOptions, type WriteOptions } from './create';
 import { deleteCollection, deleteObject, parseDeleteOptions } from './delete';
 import type { FaultInjector, FaultVerb } from './faults';
 import { parseJsonBody, readBody, sendError, sendJson, wantsPretty } from './http-util';
@@ -112,7 +112,7 @@ export async function handleResource(
         body = parseJsonBody(raw);
         if (body === undefined) throw newBadRequest('the body of the request was empty');
         const sub = r.subresource as Subresource | 'scale' | undefined;
-        const wopts = validateWriteOptions('PatchOptions', q);
+        const wopts = withWarnings(res, validateWriteOptions('PatchOptions', q));
         if (q.has('force'))
           throw new StatusError(
             422,
@@ -144,11 +144,17 @@ export async function handleResource(
         return respondList(res, list, t, target, q, pretty, ctx);
       }
       case 'create': {
-        const out = createObject(ctx, t, r.namespace, body, validateWriteOptions('CreateOptions', q));
+        const out = createObject(
+          ctx,
+          t,
+          r.namespace,
+          body,
+          withWarnings(res, validateWriteOptions('CreateOptions', q)),
+        );
         return respondObject(res, 201, out, t, target, q, pretty, ctx);
       }
       case 'update': {
-        const wopts = validateWriteOptions('UpdateOptions', q);
+        const wopts = withWarnings(res, validateWriteOptions('UpdateOptions', q));
         if (r.subresource === 'scale') {
           const stored = getStored(ctx, r);
           const out = toScale(t, commitUpdate(ctx, t, stored, applyScale(t, stored, body), wopts));
@@ -182,6 +188,21 @@ export async function handleResource(
   } catch (e) {
     sendError(res, e, pretty);
   }
+}
+
+/** Sends collected warnings as `Warning: 299 - "<text>"` headers when the response goes out. */
+function withWarnings(res: ServerResponse, opts: WriteOptions): WriteOptions {
+  const warnings: string[] = [];
+  const writeHead = res.writeHead.bind(res);
+  res.writeHead = ((...args: Parameters<typeof res.writeHead>) => {
+    if (warnings.length && !res.headersSent)
+      res.setHeader(
+        'Warning',
+        warnings.map((w) => `299 - ${JSON.stringify(w)}`),
+      );
+    return writeHead(...args);
+  }) as typeof res.writeHead;
+  return { ...opts, warnings };
 }
 
 function getStored(ctx: SandboxContext, r: ResourceRequest): KubeObject {

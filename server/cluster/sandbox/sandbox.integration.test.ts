@@ -398,6 +398,35 @@ describe('more verbs', () => {
     expect((await req('DELETE', '/api/v1/configmaps')).status).toBe(405);
   });
 
+  it('drops unknown fields of built-ins: warns by default, refuses under Strict', async () => {
+    const body = { ...cm('fv'), spec: { nope: 1 }, metadata: { name: 'fv', bogus: true } };
+    const strict = await req<KubeStatus>('POST', `${CMS}?fieldValidation=Strict`, body);
+    expect([strict.status, strict.body.message]).toEqual([
+      400,
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "metadata.bogus", unknown field "spec"',
+    ]);
+    const warn = await req<KubeObject>('POST', CMS, body);
+    expect(warn.status).toBe(201);
+    expect(warn.headers.get('warning')).toBe(
+      '299 - "unknown field \\"metadata.bogus\\"", 299 - "unknown field \\"spec\\""',
+    );
+    expect(warn.body).not.toHaveProperty('spec');
+    const pod = await req<KubeObject>('POST', '/api/v1/namespaces/default/pods?fieldValidation=Ignore', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'fv-pod' },
+      spec: {
+        containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: '1' } }, typo: 1 }],
+        volumes: [{ name: 'v', emptyDir: {} }],
+      },
+    });
+    expect(pod.headers.get('warning')).toBeNull();
+    const c = (pod.body.spec as { containers: Record<string, unknown>[]; volumes: unknown[] }).containers[0];
+    expect(c).not.toHaveProperty('typo');
+    expect(c).toMatchObject({ resources: { limits: { cpu: '1' } } });
+    expect((pod.body.spec as { volumes: unknown[] }).volumes).toEqual([{ name: 'v', emptyDir: {} }]);
+  });
+
   it('dryRun=All validates without storing', async () => {
     const rv = server.store.resourceVersion;
     const r = await req<KubeObject>('POST', `${CMS}?dryRun=All`, cm('dry'));

@@ -28,7 +28,7 @@ export function updateObject(
   opts: WriteOptions = {},
   sub?: Subresource,
 ): UpdateResult {
-  const obj = decodeBody(type, namespace, body);
+  const obj = decodeBody(type, namespace, body, opts);
   if (!obj.metadata.name) obj.metadata.name = name;
   if (obj.metadata.name !== name) {
     throw newBadRequest(`the name of the object (${obj.metadata.name}) does not match the name on the URL (${name})`);
