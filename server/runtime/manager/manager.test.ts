@@ -110,6 +110,21 @@ describe('Manager.Start', () => {
     ]);
   });
 
+  it('returns no error when cancelled while the caches sync', async () => {
+    const { m, clock } = newTestManager();
+    m.add({
+      start: async (s: AbortSignal) => void (await new Promise((r) => s.addEventListener('abort', r))),
+      waitForCacheSync: async () => new Promise<boolean>(() => undefined),
+      getCache: () => undefined,
+    } as Runnable);
+    const ac = new AbortController();
+    const run = m.start(ac.signal);
+    await clock.advance(300);
+    ac.abort();
+    await expect(run).resolves.toBeUndefined();
+    expect(m.isLeader()).toBe(false);
+  });
+
   it('returns a runnable error from Start', async () => {
     const { m, clock } = newTestManager();
     m.add(runnableFunc(async () => Promise.reject(new Error('expected error'))));

@@ -224,7 +224,8 @@ export class Manager {
       await Promise.race([whenAborted(internal.signal), failed]);
       runError = this.errors[0];
     } catch (err) {
-      runError = err;
+      // A cancellation while groups are starting is a normal stop, not a failure.
+      if (!internal.signal.aborted || this.errors.length > 0) runError = this.errors[0] ?? err;
     }
 
     this.stopping = true;
