@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest';
+import type { FaultSpec } from '../../../shared/protocol/commands';
+import { FakeClock } from '../../runtime/testing/fake-clock';
+import { Recorder } from '../recorder/recorder';
+import { CommandHandler } from './command-handler';
+import type { ActiveFault, ClusterControls } from './ports';
+
+function fakeCluster(writable: boolean) {
+  const faults: ActiveFault[] = [];
+  let workload: { profile: string; ratePerSecond?: number } | undefined;
+  const cluster: ClusterControls = {
+    info: { kind: 'sandbox', writable },
+    injectFault: (f: FaultSpec, durationMs?: number) => {
+      if (f.kind === 'stallWatches') throw new Error('stalling watches is not supported by this cluster');
+      const a = { id: `f${faults.length + 1}`, description: f.kind, ...(durationMs ? { until: durationMs } : {}) };
+      faults.push(a);
+      return a;
+    },
+    clearFaults: (id) => {
+      const n = id ? faults.filter((f) => f.id === id).length : faults.length;
+      faults.splice(0, faults.length, ...(id ? faults.filter((f) => f.id !== id) : []));
+      return n;
+    },
+    activeFaults: () => faults,
+    setWorkload: async (profile, o) => {
+      if (profile !== 'churn') throw new Error(`unknown workload profile "${profile}" (known: churn)`);
+      workload = { profile, ...(o.ratePerSecond !== undefined ? { ratePerSecond: o.ratePerSecond } : {}) };
+    },
+    stopWorkload: () => {
+      workload = undefined;
+    },
+    workload: () => workload,
+  };
+  return { cluster, faults };
+}
+
+describe('CommandHandler', () => {
+  it('injects and clears faults and runs workloads on a writable cluster, announcing status changes', async () => {
+    const { cluster, faults } = fakeCluster(true);
+    let changes = 0;
+    const h = new CommandHandler({
+      recorder: new Recorder({ clock: new FakeClock() }),
+      ports: { cluster },
+      onStatusChange: () => changes++,
+    });
+    expect(await h.handle({ type: 'fault.inject', fault: { kind: 'latency', ms: 200 } })).toEqual({
+      ok: true,
+      result: { id: 'f1' },
+    });
+    expect(await h.handle({ type: 'fault.inject', fault: { kind: 'expireWatches' }, durationMs: 500 })).toMatchObject({
+      ok: true,
+    });
+    expect(faults).toHaveLength(2);
+    expect(await h.handle({ type: 'fault.clear', id: 'f1' })).toEqual({ ok: true, result: { cleared: 1 } });
+    expect(await h.handle({ type: 'fault.clear' })).toEqual({ ok: true, result: { cleared: 1 } });
+    expect(await h.handle({ type: 'workload.set', profile: 'churn', ratePerSecond: 20 })).toEqual({
+      ok: true,
+      result: { profile: 'churn', ratePerSecond: 20 },
+    });
+    expect(cluster.workload()).toEqual({ profile: 'churn', ratePerSecond: 20 });
+    expect(await h.handle({ type: 'workload.stop' })).toEqual({ ok: true, result: {} });
+    expect(changes).toBe(6);
+  });
+
+  it('passes on what the cluster says when it cannot do something', async () => {
+    const { cluster } = fakeCluster(true);
+    const h = new CommandHandler({ recorder: new Recorder({ clock: new FakeClock() }), ports: { cluster } });
+    expect(await h.handle({ type: 'fault.inject', fault: { kind: 'stallWatches' } })).toEqual({
+      ok: false,
+      code: 'failed',
+      error: 'fault.inject failed: stalling watches is not supported by this cluster',
+    });
+    const bad = await h.handle({ type: 'workload.set', profile: 'nope' });
+    expect(bad).toMatchObject({ ok: false, code: 'failed' });
+    if (!bad.ok) expect(bad.error).toMatch(/known: churn/);
+  });
+
+  it('pauses and resumes recording', async () => {
+    const recorder = new Recorder({ clock: new FakeClock() });
+    const h = new CommandHandler({ recorder, ports: {} });
+    expect(await h.handle({ type: 'recording.pause' })).toMatchObject({
+      ok: true,
+      result: { recording: { paused: true } },
+    });
+    expect(recorder.enabled).toBe(false);
+    expect(await h.handle({ type: 'recording.resume' })).toMatchObject({
+      ok: true,
+      result: { recording: { paused: false } },
+    });
+    expect(recorder.enabled).toBe(true);
+  });
+});
