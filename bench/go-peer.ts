@@ -14,9 +14,14 @@ function goBinary(): string | undefined {
   return 'go';
 }
 
-function run(cmd: string, args: string[], opts: { cwd?: string; timeoutMs: number }): Promise<string> {
+function run(
+  cmd: string,
+  args: string[],
+  opts: { cwd?: string; timeoutMs: number; env?: Record<string, string> },
+): Promise<string> {
+  const env = opts.env ? { ...process.env, ...opts.env } : process.env;
   return new Promise((resolve, reject) => {
-    execFile(cmd, args, { cwd: opts.cwd, timeout: opts.timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
+    execFile(cmd, args, { cwd: opts.cwd, env, timeout: opts.timeoutMs, maxBuffer: 16 << 20 }, (err, stdout, stderr) => {
       if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${err.message}\n${stderr}`));
       else resolve(stdout);
     });
@@ -30,8 +35,9 @@ export async function buildGoPeer(): Promise<string> {
   return BINARY;
 }
 
-export async function runGoPeer(binary: string, args: string[], timeoutMs = 120_000): Promise<Figure[]> {
-  const out = await run(binary, args, { timeoutMs });
+/** Runs the peer; `oneCore` sets GOMAXPROCS=1, the fairest match for our single JavaScript thread. */
+export async function runGoPeer(binary: string, args: string[], opts: { oneCore?: boolean } = {}): Promise<Figure[]> {
+  const out = await run(binary, args, { timeoutMs: 120_000, ...(opts.oneCore ? { env: { GOMAXPROCS: '1' } } : {}) });
   return out
     .split('\n')
     .filter((l) => l.startsWith('{'))

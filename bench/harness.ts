@@ -57,10 +57,12 @@ export async function measure(
   fn: () => Promise<Sample> | Sample,
   note?: string,
 ): Promise<Figure> {
+  await settle();
   await fn();
   const times: number[] = [];
   let heapMB: number | undefined;
   for (let i = 0; i < reps; i++) {
+    await settle();
     const s = await fn();
     times.push(s.ms);
     heapMB = s.heapMB;
@@ -81,3 +83,12 @@ export async function measure(
 
 /** Lets timers and I/O callbacks run (a macrotask turn), e.g. before reading a heap figure. */
 export const turn = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+/**
+ * Lets the previous run's teardown finish (aborted informers unwind over a few turns), so a heap baseline
+ * taken next does not count leftovers that are freed during the measured run.
+ */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 3; i++) await turn();
+  await new Promise((r) => setTimeout(r, 5));
+}

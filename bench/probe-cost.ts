@@ -1,11 +1,12 @@
 // Workload 4: what the probe seam costs. The same workqueue and informer→workqueue pipeline run with
 // NOOP_PROBE (nobody listens), with an enabled probe that drops every event (the cost of building events),
 // and with the dashboard Recorder (stamping, ring, reducer, per-object versions, one batch listener).
+// Variants take turns within each repetition so a change in machine load hits all of them alike.
 import type { KubeObject } from '../shared/models/object';
 import { Recorder } from '../server/dashboard/recorder/recorder';
 import type { CacheStore } from '../server/runtime/cache';
 import { NOOP_PROBE, type Probe } from '../server/runtime/instrumentation/probe';
-import { measure, type Figure } from './harness';
+import { settle, type Figure, type Sample } from './harness';
 import { runInformerOnce } from './informer';
 import type { Shape } from './shapes';
 import { runQueueOnce } from './workqueue';
@@ -19,15 +20,29 @@ class DroppingProbe implements Probe {
   }
 }
 
+interface Harness {
+  probe: Probe;
+  /** Lets the recorder read the informer's cached objects, as the composition root wires it. */
+  onStore?: (store: CacheStore<KubeObject>) => void;
+  /** Events the probe received, when it counts them. */
+  events?: () => number;
+  close?: () => void;
+}
+
 interface Variant {
   name: string;
-  /** A fresh probe per run; the store hook lets the recorder read cached objects as the dashboard does. */
-  make: () => { probe: Probe; onStore?: (store: CacheStore<KubeObject>) => void; close?: () => void };
+  make: () => Harness;
 }
 
 const VARIANTS: Variant[] = [
   { name: 'NOOP_PROBE', make: () => ({ probe: NOOP_PROBE }) },
-  { name: 'enabled, drops events', make: () => ({ probe: new DroppingProbe() }) },
+  {
+    name: 'enabled, drops events',
+    make: () => {
+      const probe = new DroppingProbe();
+      return { probe, events: () => probe.events };
+    },
+  },
   {
     name: 'dashboard Recorder',
     make: () => {
@@ -40,44 +55,81 @@ const VARIANTS: Variant[] = [
       return {
         probe: recorder,
         onStore: (s) => (store = s),
+        events: () => recorder.seq,
         close: () => recorder.close(),
       };
     },
   },
 ];
 
+interface Workload {
+  label: string;
+  ops: number;
+  once: (h: Harness) => Promise<Sample>;
+}
+
+async function runVariant(w: Workload, v: Variant): Promise<Sample & { events?: number }> {
+  await settle();
+  const h = v.make();
+  try {
+    const s = await w.once(h);
+    return { ...s, ...(h.events ? { events: h.events() } : {}) };
+  } finally {
+    h.close?.();
+  }
+}
+
 export async function benchProbeCost(s: Shape): Promise<Figure[]> {
+  const queueShape: Shape = { ...s, queueRounds: s.probeQueueRounds };
+  const informerShape: Shape = { ...s, pods: s.probePods, updates: s.probeUpdates };
+  const workloads: Workload[] = [
+    {
+      label: 'workqueue add/get/done (dedup)',
+      ops: s.queueKeys * s.probeQueueRounds * s.queueDup,
+      once: (h) => runQueueOnce(queueShape, h.probe),
+    },
+    {
+      label: `informer→workqueue ${s.probePods / 1000}k + ${s.probeUpdates / 1000}k updates`,
+      ops: s.probePods + s.probeUpdates,
+      once: (h) =>
+        runInformerOnce(informerShape, {
+          probe: h.probe,
+          withQueue: true,
+          ...(h.onStore ? { onStore: h.onStore } : {}),
+        }),
+    },
+  ];
   const out: Figure[] = [];
-  for (const [workload, ops, once] of [
-    [
-      'workqueue add/get/done (dedup)',
-      s.queueKeys * s.queueRounds * s.queueDup,
-      (p: Probe, onStore?: (st: CacheStore<KubeObject>) => void) => {
-        void onStore;
-        return runQueueOnce(s, p);
-      },
-    ],
-    [
-      `informer→workqueue ${s.pods / 1000}k + ${s.updates / 1000}k updates`,
-      s.pods + s.updates,
-      (p: Probe, onStore?: (st: CacheStore<KubeObject>) => void) =>
-        runInformerOnce(s, { probe: p, withQueue: true, ...(onStore ? { onStore } : {}) }),
-    ],
-  ] as const) {
-    let baseline: number | undefined;
-    for (const v of VARIANTS) {
-      const f = await measure(`probe cost: ${workload} — ${v.name}`, ops, s.reps, async () => {
-        const { probe, onStore, close } = v.make();
-        try {
-          return await once(probe, onStore);
-        } finally {
-          close?.();
-        }
+  for (const w of workloads) {
+    for (const v of VARIANTS) await runVariant(w, v); // warm-up
+    const samples = VARIANTS.map(() => [] as (Sample & { events?: number })[]);
+    for (let r = 0; r < s.probeReps; r++) {
+      for (const [i, v] of VARIANTS.entries()) samples[i]!.push(await runVariant(w, v));
+    }
+    const medians = samples.map((list) => [...list].sort((a, b) => a.ms - b.ms)[Math.floor(list.length / 2)]!);
+    const baseline = medians[0]!.ms;
+    for (const [i, v] of VARIANTS.entries()) {
+      const m = medians[i]!;
+      const last = samples[i]!.at(-1)!;
+      const notes: string[] = [];
+      if (i > 0)
+        notes.push(
+          `${m.ms >= baseline ? '+' : ''}${(((m.ms - baseline) / baseline) * 100).toFixed(0)}% time vs NOOP_PROBE`,
+        );
+      if (m.events !== undefined) {
+        notes.push(`${m.events} events`);
+        if (i > 0) notes.push(`${(((m.ms - baseline) * 1000) / m.events).toFixed(2)} µs/event`);
+      }
+      out.push({
+        bench: `probe cost: ${w.label} — ${v.name}`,
+        impl: 'ours',
+        ops: w.ops,
+        ms: m.ms,
+        opsPerSec: w.ops / (m.ms / 1000),
+        ...(last.heapMB !== undefined ? { heapMB: last.heapMB } : {}),
+        reps: s.probeReps,
+        note: notes.join(', '),
       });
-      baseline ??= f.ms;
-      if (f.ms !== baseline)
-        f.note = `${f.ms >= baseline ? '+' : ''}${(((f.ms - baseline) / baseline) * 100).toFixed(0)}% time vs NOOP_PROBE`;
-      out.push(f);
     }
   }
   return out;

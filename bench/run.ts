@@ -20,7 +20,9 @@ const withGo = !args.has('--no-go');
 const withSandbox = !args.has('--no-sandbox');
 const shape = quick ? QUICK : FULL;
 
-const log = (msg: string): void => void process.stderr.write(`[bench] ${msg}\n`);
+const t0 = performance.now();
+const log = (msg: string): void =>
+  void process.stderr.write(`[bench +${((performance.now() - t0) / 1000).toFixed(0)}s] ${msg}\n`);
 
 function goVersion(): string {
   try {
@@ -37,6 +39,7 @@ async function main(): Promise<void> {
   if (!canMeasureHeap) log('no global gc(): run with node --expose-gc (npm run bench does) for heap figures');
   const ours: Figure[] = [];
   const peers: Figure[] = [];
+  const peersOneCore: Figure[] = [];
   const onlyOurs: Figure[] = [];
   const notes: string[] = [];
 
@@ -59,7 +62,10 @@ async function main(): Promise<void> {
   ours.push(await benchInformer(shape));
   if (goBin) {
     log('client-go: workqueue, rate-limited queue, informer…');
-    peers.push(...(await runGoPeer(goBin, [...goFlags, '-only', 'queue,ratelimited,informer'])));
+    const only = [...goFlags, '-only', 'queue,ratelimited,informer'];
+    peers.push(...(await runGoPeer(goBin, only)));
+    log('client-go with GOMAXPROCS=1…');
+    peersOneCore.push(...(await runGoPeer(goBin, only, { oneCore: true })));
   }
 
   log('probe cost…');
@@ -78,23 +84,24 @@ async function main(): Promise<void> {
       ours.push(...(await benchSandbox(shape, seed)));
       if (goBin) {
         log('sandbox: client-go…');
-        peers.push(
-          ...(await runGoPeer(goBin, [
-            ...goFlags,
-            '-only',
-            'sandbox',
-            '-sandbox',
-            seed.url,
-            '-namespace',
-            seed.namespace,
-            '-from-rv',
-            seed.fromRV,
-            '-objects',
-            String(seed.objects),
-            '-events',
-            String(seed.events),
-          ])),
-        );
+        const sandboxArgs = [
+          ...goFlags,
+          '-only',
+          'sandbox',
+          '-sandbox',
+          seed.url,
+          '-namespace',
+          seed.namespace,
+          '-from-rv',
+          seed.fromRV,
+          '-objects',
+          String(seed.objects),
+          '-events',
+          String(seed.events),
+        ];
+        peers.push(...(await runGoPeer(goBin, sandboxArgs)));
+        log('sandbox: client-go with GOMAXPROCS=1…');
+        peersOneCore.push(...(await runGoPeer(goBin, sandboxArgs, { oneCore: true })));
       }
     } finally {
       await host.stop();
@@ -108,14 +115,15 @@ async function main(): Promise<void> {
   const header = [
     `controller-scope bench${quick ? ' (--quick)' : ''} — ${new Date().toISOString()}`,
     `machine: ${availableParallelism()} cores (${c[0]?.model.trim() ?? 'unknown cpu'}), node ${process.version}, go ${goBin ? goVersion() : 'not run'}`,
-    `each figure: median of ${shape.reps} run(s) after one warm-up; heap = retained after the run, after GC`,
+    `each figure: median of ${shape.reps} run(s) (probe cost: ${shape.probeReps}) after one warm-up; ` +
+      'heap = retained after the run, after GC',
   ];
   const out = [
     ...header,
     '',
     'Ours vs client-go (same workload, same shape):',
     '',
-    sideBySide(ours, peers),
+    sideBySide(ours, peers, peersOneCore),
     '',
     'Ours only:',
     '',

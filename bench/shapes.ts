@@ -16,6 +16,14 @@ export interface Shape {
   configMapUpdates: number;
   /** Measured repetitions (after one warm-up). */
   reps: number;
+  /**
+   * Probe-cost matrix (ours only): smaller shapes and fewer repetitions, because the Recorder variant is
+   * slower by an order of magnitude and the whole bench must stay within ~3 minutes on 2 cores.
+   */
+  probeQueueRounds: number;
+  probePods: number;
+  probeUpdates: number;
+  probeReps: number;
 }
 
 export const FULL: Shape = {
@@ -29,6 +37,10 @@ export const FULL: Shape = {
   configMaps: 5_000,
   configMapUpdates: 15_000,
   reps: 5,
+  probeQueueRounds: 10,
+  probePods: 5_000,
+  probeUpdates: 25_000,
+  probeReps: 3,
 };
 
 export const QUICK: Shape = {
@@ -42,4 +54,8 @@ export const QUICK: Shape = {
   configMaps: 1_000,
   configMapUpdates: 1_000,
   reps: 1,
+  probeQueueRounds: 2,
+  probePods: 1_000,
+  probeUpdates: 5_000,
+  probeReps: 1,
 };

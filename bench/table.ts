@@ -15,18 +15,24 @@ function render(header: string[], rows: string[][], rightAligned: Set<number>): 
   return [line(header), rule, ...rows.map(line)].join('\n');
 }
 
-/** Rows paired by bench label; the ratio is our throughput over client-go's (1.00 = same speed). */
-export function sideBySide(ours: Figure[], peers: Figure[]): string {
+/**
+ * Rows paired by bench label; the ratio is our throughput over client-go's (1.00 = same speed). The 1-core
+ * column is client-go run with GOMAXPROCS=1, matching our one JavaScript thread.
+ */
+export function sideBySide(ours: Figure[], peers: Figure[], peersOneCore: Figure[] = []): string {
   const byLabel = new Map(peers.map((p) => [p.bench, p]));
+  const oneCore = new Map(peersOneCore.map((p) => [p.bench, p]));
   const rows = ours
     .filter((o) => byLabel.has(o.bench))
     .map((o) => {
       const g = byLabel.get(o.bench)!;
+      const g1 = oneCore.get(o.bench);
       return [
         o.bench,
         ops(o.ops),
         ops(o.opsPerSec),
         ops(g.opsPerSec),
+        g1 ? ops(g1.opsPerSec) : '–',
         `${(o.opsPerSec / g.opsPerSec).toFixed(2)}×`,
         ms(o.ms),
         ms(g.ms),
@@ -41,6 +47,7 @@ export function sideBySide(ours: Figure[], peers: Figure[]): string {
       'ops',
       'ours ops/s',
       'client-go ops/s',
+      'go 1-core ops/s',
       'ours/go',
       'ours ms',
       'go ms',
@@ -49,7 +56,7 @@ export function sideBySide(ours: Figure[], peers: Figure[]): string {
       'note',
     ],
     rows,
-    new Set([1, 2, 3, 4, 5, 6, 7, 8]),
+    new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]),
   );
 }
 
