@@ -12,6 +12,8 @@ type Stamped<E> = E & { seq: number; ts: number };
 
 const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deleteAllOf', 'updateStatus', 'patchStatus']);
 const MAX_HOT_LOOPS_PER_CONTROLLER = 50;
+/** Earlier writes remembered per object, to match an event to the exact write that produced it. */
+const MAX_EARLIER_WRITES = 8;
 
 /** Remembers a successful write so a later event about the same object can be traced back to it. */
 export function recordWrite(d: Draft, c: ControllerView, ev: Stamped<ClientRequestEvent>): void {
@@ -23,7 +25,16 @@ export function recordWrite(d: Draft, c: ControllerView, ev: Stamped<ClientReque
   if (ev.error !== undefined) w.error = ev.error;
   const writes = d.child(c, 'writes');
   const id = refId(ev.ref);
-  const isNew = writes[id] === undefined;
+  const prev = writes[id];
+  const isNew = prev === undefined;
+  if (prev) {
+    const rv = prev.error === undefined ? prev.ref.resourceVersion : undefined;
+    const earlier =
+      rv !== undefined
+        ? [...(prev.earlier ?? []), { seq: prev.seq, ts: prev.ts, verb: prev.verb, resourceVersion: rv }]
+        : prev.earlier;
+    if (earlier) w.earlier = earlier.slice(-MAX_EARLIER_WRITES);
+  }
   writes[id] = w;
   if (isNew && Object.keys(writes).length > d.view.limits.maxWritesPerController)
     trimWrites(c, d.view.limits.maxWritesPerController);
@@ -54,6 +65,18 @@ function attributeKey(c: ControllerView, objectKey: string): string | undefined 
   return busy === 1 ? only : undefined;
 }
 
+/**
+ * The write that produced an event carrying resourceVersion rv: the latest write when it wrote rv (or when
+ * versions are unknown), else the earlier write that did; the latest when none matches.
+ */
+function exactWrite(w: WriteRecord | undefined, rv: string | undefined): WriteRecord | undefined {
+  if (!w || rv === undefined || w.ref.resourceVersion === undefined || w.ref.resourceVersion === rv) return w;
+  const e = w.earlier?.find((x) => x.resourceVersion === rv);
+  if (!e) return w;
+  const { earlier: _earlier, code: _code, ...rest } = w;
+  return { ...rest, seq: e.seq, ts: e.ts, verb: e.verb, ref: { ...w.ref, resourceVersion: rv } };
+}
+
 /** The first cause that is an event about an object this controller wrote within the window before ts. */
 export function findSelfCause(
   c: ControllerView,
@@ -63,7 +86,7 @@ export function findSelfCause(
 ): { cause: EnqueueCause; write: WriteRecord } | undefined {
   for (const cause of causes) {
     if (!cause.source || cause.eventType === undefined) continue;
-    const w = c.writes[refId(cause.source)];
+    const w = exactWrite(c.writes[refId(cause.source)], cause.source.resourceVersion);
     if (w && w.error === undefined && w.ts <= ts && w.ts >= ts - windowMs) return { cause, write: w };
   }
   return undefined;

@@ -277,6 +277,11 @@ export interface WriteRecord {
   key?: ObjectKey;
   code?: number;
   error?: string;
+  /**
+   * Earlier successful writes to the same object, newest last (at most 8), so an event can be matched to the
+   * exact write whose resourceVersion it carries when several writes are in flight.
+   */
+  earlier?: { seq: number; ts: number; verb: string; resourceVersion: string }[];
 }
 
 export interface Histogram {
