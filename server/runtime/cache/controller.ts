@@ -43,6 +43,8 @@ export interface ControllerConfig<T extends KubeObject> {
   /** Names the informer in probe events. Default objectType. */
   informer?: string;
   random?: () => number;
+  /** Initial sync through a WatchList stream instead of LIST. Default false. */
+  useWatchList?: boolean;
 }
 
 /** cache.Controller (the low-level one). */
@@ -69,6 +71,7 @@ export class Controller<T extends KubeObject = KubeObject> {
       clock: config.clock ?? realClock,
       probe: config.probe ?? NOOP_PROBE,
       ...(config.random ? { random: config.random } : {}),
+      useWatchList: config.useWatchList ?? false,
     });
   }
 

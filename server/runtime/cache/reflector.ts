@@ -1,20 +1,18 @@
-// Ports client-go tools/cache/reflector.go (list + watch path; the streaming WatchList path is not
-// ported) as an explicit state machine: idle → listing → watching ⇄ backoff → relisting … → stopped.
-import type { KubeObject, KubeStatus, WatchEvent } from '../../../shared/models/object';
+// Ports client-go tools/cache/reflector.go as an explicit state machine:
+// idle → listing → watching ⇄ backoff → relisting … → stopped. The initial state comes from a paginated
+// LIST or, when useWatchList is set, from a WatchList stream (sendInitialEvents).
+import type { KubeObject } from '../../../shared/models/object';
 import type { ReflectorState } from '../../../shared/protocol/events-cache';
 import type { InformerId } from '../../../shared/protocol/ids';
 import type { ListOptions, ListerWatcher, WatchStream } from '../client/lister-watcher';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
-import { realClock, type Clock, type TimerHandle } from '../util/clock';
-import { ApiError, errorMessage } from '../util/errors';
+import { realClock, type Clock } from '../util/clock';
+import { errorMessage } from '../util/errors';
 import { BackoffManager, type BackoffOptions } from './backoff';
 import type { WatchErrorHandler } from './interfaces';
-import { metaOf } from './keys';
-import { gvkOf, objectRef } from './object-ref';
 import { DEFAULT_PAGE_SIZE, listPages } from './pager';
 import {
   ErrStopRequested,
-  VeryShortWatchError,
   isConnectionRefused,
   isInternalError,
   isResourceExpired,
@@ -24,6 +22,10 @@ import {
 import { ReflectorReporter } from './reflector-reporter';
 import type { ReflectorStore } from './reflector-store';
 import { RetryWithDeadline } from './retry-with-deadline';
+import { StopSource, handleWatch, openWatch, type OpenWatch } from './watch-handler';
+import { abortable, startResyncTimer } from './reflector-util';
+import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
+import { newStore } from './store';
 
 /** The floor of the randomized watch timeout: [min, 2·min). */
 export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 5 * 60_000;
@@ -58,9 +60,13 @@ export interface ReflectorOptions<T extends KubeObject> {
   probe?: Probe;
   /** Default Math.random (jitter and watch timeouts). */
   random?: () => number;
+  /**
+   * Get the initial state from one WatchList stream (sendInitialEvents=true) instead of a LIST, falling
+   * back to LIST on errors. Default false (client-go turns it on by default since 1.35; the servers we
+   * talk to may not support it).
+   */
+  useWatchList?: boolean;
 }
-
-type Stop = { stop: 'abort' } | { stop: 'resync'; err: unknown };
 
 export class Reflector<T extends KubeObject = KubeObject> {
   readonly name: string;
@@ -87,8 +93,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private paginatedResult = false;
   private listedOnce = false;
   private nextReason = 'initial';
-  private pendingResyncError: { err: unknown } | undefined;
-  private onResyncError: ((err: unknown) => void) | undefined;
+  private readonly stops = new StopSource();
+  private readonly useWatchList: boolean;
 
   constructor(options: ReflectorOptions<T>) {
     this.lw = options.listerWatcher;
@@ -107,6 +113,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.maxInternalErrorRetryDurationMs = options.maxInternalErrorRetryDurationMs ?? 0;
     this.watchErrorHandler = options.watchErrorHandler;
     this.report = new ReflectorReporter(options.probe ?? NOOP_PROBE, this.informer, this.clock);
+    this.useWatchList = options.useWatchList ?? false;
   }
 
   get state(): ReflectorState {
@@ -138,18 +145,39 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.setState('stopped', 'stop requested');
   }
 
-  /** One list then a watch loop. Throws list errors and watch-establishment errors, as upstream returns them. */
+  /** One list (or WatchList) then a watch loop. Throws list and watch-establishment errors, as upstream returns them. */
   async listAndWatch(signal: AbortSignal): Promise<void> {
     if (signal.aborted) return;
-    await this.list(signal);
-    if (signal.aborted) return;
-    const resync = this.startResync();
+    let w: OpenWatch<T> | undefined;
+    let fallbackToList = !this.useWatchList;
+    if (this.useWatchList) {
+      try {
+        w = await this.watchList(signal);
+        if (!w) return; // stopped
+      } catch (err) {
+        // Making progress beats deadlocking: fall back to LIST + WATCH.
+        this.report.error(err);
+        fallbackToList = true;
+      }
+    }
+    if (fallbackToList) await this.list(signal);
+    if (signal.aborted) {
+      w?.stream.stop();
+      return;
+    }
+    const resync = startResyncTimer({
+      clock: this.clock,
+      periodMs: this.resyncPeriodMs,
+      shouldResync: this.shouldResync,
+      resync: () => this.store.resync(),
+      onResync: (n) => this.report.resync(n),
+      onError: (err) => this.stops.raise({ stop: 'resync', err }),
+    });
     try {
-      await this.watchLoop(signal);
+      await this.watchLoop(signal, w);
     } finally {
       resync.cancel();
-      this.onResyncError = undefined;
-      this.pendingResyncError = undefined;
+      this.stops.clear();
     }
   }
 
@@ -164,6 +192,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
     if (this.paginatedResult) return DEFAULT_PAGE_SIZE;
     if (rv !== '' && rv !== '0') return 0; // let the watch cache serve it
     return DEFAULT_PAGE_SIZE;
+  }
+
+  private watchTimeoutSeconds(): number {
+    return Math.floor((this.minWatchTimeoutMs / 1000) * (this.random() + 1));
   }
 
   private async list(signal: AbortSignal): Promise<void> {
@@ -194,46 +226,143 @@ export class Reflector<T extends KubeObject = KubeObject> {
     if (rv === '0' && result.paginated) this.paginatedResult = true;
     this.lastSyncRVUnavailable = false;
     const listRV = result.list.metadata.resourceVersion ?? '';
-    let deleted: number | void;
-    try {
-      deleted = this.store.replace(result.list.items, listRV);
-    } catch (err) {
-      this.report.listEnd(listRV, relist, start, result.list.items.length, result.pages, undefined, errorMessage(err));
-      throw new Error(`unable to sync list result: ${errorMessage(err)}`, { cause: err });
-    }
-    this.lastSyncRV = listRV;
-    this.listedOnce = true;
-    this.report.listEnd(listRV, relist, start, result.list.items.length, result.pages, deleted ?? undefined);
+    this.syncWith(result.list.items, listRV, relist, start, result.pages, 'unable to sync list result');
   }
 
-  private async watchLoop(signal: AbortSignal): Promise<void> {
-    const retry = new RetryWithDeadline(this.maxInternalErrorRetryDurationMs, 60_000, isInternalError, this.clock);
+  private syncWith(items: T[], rv: string, relist: boolean, start: number, pages: number, what: string): void {
+    let deleted: number | void;
+    try {
+      deleted = this.store.replace(items, rv);
+    } catch (err) {
+      this.report.listEnd(rv, relist, start, items.length, pages, undefined, errorMessage(err));
+      throw new Error(`${what}: ${errorMessage(err)}`, { cause: err });
+    }
+    this.lastSyncRV = rv;
+    this.listedOnce = true;
+    this.report.listEnd(rv, relist, start, items.length, pages, deleted ?? undefined);
+  }
+
+  /**
+   * The WatchList initial sync: one watch with sendInitialEvents=true fed into a temporary store until
+   * the initial-events-end bookmark, then store.replace. Returns the still-open stream (undefined when
+   * stopped); throws when LIST should be used instead.
+   */
+  private async watchList(signal: AbortSignal): Promise<OpenWatch<T> | undefined> {
+    const relist = this.listedOnce;
+    this.setState(relist ? 'relisting' : 'listing', this.nextReason);
     for (;;) {
-      if (signal.aborted) return;
-      const timeoutSeconds = Math.floor((this.minWatchTimeoutMs / 1000) * (this.random() + 1));
-      const options: ListOptions = { resourceVersion: this.lastSyncRV, timeoutSeconds, allowWatchBookmarks: true };
-      let w: WatchStream<T>;
+      if (signal.aborted) return undefined;
+      const rv = this.lastSyncRVUnavailable ? '' : this.lastSyncRV;
+      const timeoutSeconds = this.watchTimeoutSeconds();
+      const options: ListOptions = {
+        resourceVersion: rv,
+        resourceVersionMatch: 'NotOlderThan',
+        sendInitialEvents: true,
+        allowWatchBookmarks: true,
+        timeoutSeconds,
+      };
+      const start = this.clock.now();
+      this.report.listBegin(rv, relist, this.nextReason);
+      let err: unknown;
+      let w: OpenWatch<T> | undefined;
+      const temp = newStore<T>(deletionHandlingMetaNamespaceKeyFunc);
+      let resultRV = '';
       try {
-        const opening = this.lw.watch(options, signal);
-        // A stream that opens after we gave up must not stay open.
-        opening.then(
-          (late) => signal.aborted && late.stop(),
-          () => {},
-        );
-        w = await abortable(opening, signal);
-      } catch (err) {
-        if (signal.aborted) return;
-        if (isConnectionRefused(err) || isTooManyRequests(err)) {
-          // The server is restarting or shedding load: wait, then watch again without relisting.
-          this.report.error(err);
-          if (!(await this.waitBackoff(signal))) return;
-          continue;
+        w = openWatch(await this.openStream(options, signal));
+        const res = await handleWatch(w, {
+          ...this.handleOptions(signal, rv, timeoutSeconds),
+          store: temp,
+          setResourceVersion: (v) => (resultRV = v),
+          resourceVersion: () => resultRV,
+          exitOnInitialEventsEnd: true,
+          reportEvents: false,
+        });
+        if (res.err === ErrStopRequested) return undefined;
+        if (res.err === undefined && res.initialEventsEnd) {
+          this.lastSyncRVUnavailable = false;
+          this.syncWith(temp.list(), resultRV, relist, start, 1, 'unable to sync watch-list result');
+          return w;
         }
-        throw err;
+        err = res.err;
+      } catch (e) {
+        if (signal.aborted) return undefined;
+        err = e;
+      }
+      if (err === undefined) continue; // closed before the initial events were all sent: ask again
+      this.report.listEnd(rv, relist, start, temp.size, 1, undefined, errorMessage(err));
+      if (isConnectionRefused(err) || isTooManyRequests(err)) {
+        this.report.error(err);
+        if (!(await this.waitBackoff(signal))) return undefined;
+        continue;
+      }
+      if (isResourceExpired(err) || isTooLargeResourceVersion(err)) {
+        this.report.error(err);
+        this.lastSyncRVUnavailable = true;
+        continue;
+      }
+      throw err;
+    }
+  }
+
+  private openStream(options: ListOptions, signal: AbortSignal): Promise<WatchStream<T>> {
+    const opening = this.lw.watch(options, signal);
+    // A stream that opens after we gave up must not stay open.
+    opening.then(
+      (late) => signal.aborted && late.stop(),
+      () => {},
+    );
+    return abortable(opening, signal);
+  }
+
+  private handleOptions(signal: AbortSignal, watchRV: string, timeoutSeconds: number) {
+    return {
+      store: this.store,
+      name: this.name,
+      filterGVK: this.filterGVK,
+      refGVK: this.expectedGVK ?? '',
+      clock: this.clock,
+      report: this.report,
+      signal,
+      stops: this.stops,
+      watchRV,
+      timeoutSeconds,
+      setResourceVersion: (rv: string) => (this.lastSyncRV = rv),
+      resourceVersion: () => this.lastSyncRV,
+      reportEvents: true,
+    };
+  }
+
+  /** Watches from the last RV until an exit condition; `first` is an already open (WatchList) stream. */
+  private async watchLoop(signal: AbortSignal, first?: OpenWatch<T>): Promise<void> {
+    const retry = new RetryWithDeadline(this.maxInternalErrorRetryDurationMs, 60_000, isInternalError, this.clock);
+    let w = first;
+    for (;;) {
+      if (signal.aborted) {
+        w?.stream.stop();
+        return;
+      }
+      const timeoutSeconds = this.watchTimeoutSeconds();
+      const rv = this.lastSyncRV;
+      if (!w) {
+        try {
+          w = openWatch(
+            await this.openStream({ resourceVersion: rv, timeoutSeconds, allowWatchBookmarks: true }, signal),
+          );
+        } catch (err) {
+          if (signal.aborted) return;
+          if (isConnectionRefused(err) || isTooManyRequests(err)) {
+            // The server is restarting or shedding load: wait, then watch again without relisting.
+            this.report.error(err);
+            if (!(await this.waitBackoff(signal))) return;
+            continue;
+          }
+          throw err;
+        }
       }
       this.setState('watching', this.nextReason);
-      this.report.watchStart(options.resourceVersion ?? '', timeoutSeconds);
-      const err = await this.handleWatch(w, signal, options.resourceVersion ?? '', timeoutSeconds);
+      this.report.watchStart(rv, timeoutSeconds);
+      const { err } = await handleWatch(w, this.handleOptions(signal, rv, timeoutSeconds));
+      w = undefined;
       retry.after(err);
       if (err === undefined) {
         this.nextReason = 'watch closed';
@@ -260,131 +389,6 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
   }
 
-  /** Feeds watch events into the store until the watch ends; returns why (undefined = closed normally). */
-  private async handleWatch(
-    w: WatchStream<T>,
-    signal: AbortSignal,
-    watchRV: string,
-    timeoutSeconds: number,
-  ): Promise<unknown> {
-    const start = this.clock.now();
-    let events = 0;
-    // Initial synthetic ADDED events of a watch from "" or "0" are not ordered by resourceVersion.
-    let deferRV = watchRV === '' || watchRV === '0';
-    const it = w[Symbol.asyncIterator]();
-    // One stop reason, delivered to whichever next() is pending. (Racing every next() against one
-    // long-lived promise would pile up reactions on it for as long as the watch lives.)
-    let stopReason: Stop | undefined = this.pendingResyncError
-      ? { stop: 'resync', err: this.pendingResyncError.err }
-      : undefined;
-    let wake: ((s: Stop) => void) | undefined;
-    const stopWith = (s: Stop): void => {
-      stopReason ??= s;
-      wake?.(stopReason);
-    };
-    const onAbort = (): void => stopWith({ stop: 'abort' });
-    signal.addEventListener('abort', onAbort, { once: true });
-    this.onResyncError = (err) => stopWith({ stop: 'resync', err });
-    const release = (): void => signal.removeEventListener('abort', onAbort);
-    const end = (reason: string, err?: unknown): unknown => {
-      release();
-      w.stop();
-      this.report.watchEnd(this.lastSyncRV, events, start, reason, err);
-      return err;
-    };
-    try {
-      for (;;) {
-        const next: IteratorResult<WatchEvent<T>> | Stop =
-          stopReason ??
-          (await new Promise<IteratorResult<WatchEvent<T>> | Stop>((resolve, reject) => {
-            wake = resolve;
-            it.next().then(resolve, reject);
-          }));
-        wake = undefined;
-        if ('stop' in next) {
-          return next.stop === 'abort' ? end('stopped', ErrStopRequested) : end('error', next.err);
-        }
-        if (next.done) {
-          const lasted = this.clock.now() - start;
-          if (lasted < 1000 && events === 0) return end('too-short', new VeryShortWatchError(this.name));
-          return end(lasted >= timeoutSeconds * 1000 ? 'timeout' : 'closed');
-        }
-        const ev: WatchEvent<T> = next.value;
-        if (ev.type === 'ERROR') {
-          const apiErr = ApiError.fromStatus(ev.object as KubeStatus);
-          return end(isResourceExpired(apiErr) ? 'expired' : 'error', apiErr);
-        }
-        const obj = ev.object as T;
-        if (!metaOf(obj)) continue;
-        if (this.filterGVK && gvkOf(obj, this.filterGVK) !== this.filterGVK) continue;
-        events++;
-        this.applyEvent(ev.type, obj);
-        const rv = obj.metadata.resourceVersion ?? '';
-        if (deferRV && ev.type === 'ADDED') continue;
-        deferRV = false;
-        this.lastSyncRV = rv;
-        this.store.updateResourceVersion?.(rv);
-      }
-    } catch (err) {
-      return end('error', err);
-    }
-  }
-
-  private applyEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', obj: T): void {
-    if (type === 'BOOKMARK') {
-      this.store.bookmark?.(obj.metadata.resourceVersion ?? '');
-      this.report.bookmark(obj.metadata.resourceVersion ?? '');
-      return;
-    }
-    try {
-      switch (type) {
-        case 'ADDED':
-          this.store.add(obj);
-          break;
-        case 'MODIFIED':
-          this.store.update(obj);
-          break;
-        case 'DELETED':
-          this.store.delete(obj);
-          break;
-      }
-    } catch (err) {
-      // Store errors are only reported; the watch goes on.
-      this.report.error(err);
-    }
-    this.report.event(type, () => objectRef(obj, this.expectedGVK ?? ''));
-  }
-
-  /** A fresh one-shot timer per period, whether or not a resync happened (as upstream). */
-  private startResync(): TimerHandle {
-    let timer: TimerHandle | undefined;
-    let cancelled = false;
-    const arm = (): void => {
-      if (this.resyncPeriodMs <= 0 || cancelled) return;
-      timer = this.clock.setTimer(() => {
-        if (cancelled) return;
-        if (this.shouldResync?.() ?? true) {
-          try {
-            const n = this.store.resync();
-            this.report.resync(typeof n === 'number' ? n : 0);
-          } catch (err) {
-            this.pendingResyncError = { err };
-            this.onResyncError?.(err);
-            return;
-          }
-        }
-        arm();
-      }, this.resyncPeriodMs);
-    };
-    arm();
-    return {
-      cancel: () => {
-        cancelled = true;
-        timer?.cancel();
-      },
-    };
-  }
-
   private async waitBackoff(signal: AbortSignal): Promise<boolean> {
     const delayMs = this.backoff.step();
     this.setState('backoff', this.nextReason);
@@ -403,26 +407,4 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.currentState = to;
     this.report.state(from, to, reason);
   }
-}
-
-/** Settles like p, or rejects as soon as signal aborts (for ListerWatchers that ignore the signal). */
-function abortable<V>(p: Promise<V>, signal: AbortSignal): Promise<V> {
-  if (signal.aborted) {
-    p.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<V>((resolve, reject) => {
-    const onAbort = (): void => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    p.then(
-      (v) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(v);
-      },
-      (e: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(e);
-      },
-    );
-  });
 }

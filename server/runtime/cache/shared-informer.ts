@@ -58,6 +58,8 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   informerId?: InformerId;
   /** Default Math.random (backoff jitter, watch timeouts). */
   random?: () => number;
+  /** Initial sync (and relists) through a WatchList stream (sendInitialEvents) instead of LIST. Default false. */
+  useWatchList?: boolean;
 }
 
 export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implements SharedIndexInformer<T> {
@@ -230,6 +232,7 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
         ? { maxInternalErrorRetryDurationMs: o.maxInternalErrorRetryDurationMs }
         : {}),
       ...(o.random ? { random: o.random } : {}),
+      useWatchList: o.useWatchList ?? false,
       clock: this.clock,
       probe: this.probe,
     });

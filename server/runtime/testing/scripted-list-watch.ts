@@ -14,6 +14,8 @@ export interface ScriptedListWatchOptions<T extends KubeObject> {
   kind?: string;
   /** Stored at the start, each with its own resourceVersion. */
   initialObjects?: T[];
+  /** Refuse sendInitialEvents with 422 Invalid, like a server without WatchList. Default false. */
+  rejectWatchList?: boolean;
 }
 
 export interface MutationOptions {
@@ -139,11 +141,13 @@ export class ScriptedListWatch<T extends KubeObject = KubeObject> implements Lis
   private snapshots = new Map<string, { rv: number; items: T[] }>();
   private nextSnapshot = 0;
   private readonly clock: Clock | undefined;
+  private readonly rejectWatchList: boolean;
   private readonly apiVersion: string;
   private readonly kind: string;
 
   constructor(options: ScriptedListWatchOptions<T> = {}) {
     this.clock = options.clock;
+    this.rejectWatchList = options.rejectWatchList ?? false;
     this.apiVersion = options.apiVersion ?? 'v1';
     this.kind = options.kind ?? 'Pod';
     for (const o of options.initialObjects ?? []) this.add(o);
@@ -281,6 +285,7 @@ export class ScriptedListWatch<T extends KubeObject = KubeObject> implements Lis
     const failure = this.watchFailures.shift() ?? this.persistentWatchError;
     if (failure !== undefined) throw failure;
     const from = options.resourceVersion ? Number(options.resourceVersion) : 0;
+    if (options.sendInitialEvents) return this.watchList(options, from, signal);
     if (from > 0 && from < this.compactedRV) {
       // As the API server does: the watch opens, then says 410 and ends.
       const gone = new ScriptedWatch<T>();
@@ -295,6 +300,25 @@ export class ScriptedListWatch<T extends KubeObject = KubeObject> implements Lis
     } else {
       for (const h of this.history) if (h.rv > from) w.push(h.event);
     }
+    if (this.clock && options.timeoutSeconds)
+      w.setTimer(this.clock.setTimer(() => w.end(), options.timeoutSeconds * 1000));
+    signal?.addEventListener('abort', () => w.stop(), { once: true });
+    return w;
+  }
+
+  /** A WatchList stream: the current state as ADDED, an initial-events-end bookmark, then live events. */
+  private watchList(options: ListOptions, from: number, signal?: AbortSignal): WatchStream<T> {
+    if (this.rejectWatchList) {
+      throw ApiError.fromStatus(status(422, 'Invalid', 'sendInitialEvents is forbidden for this server'));
+    }
+    if (from > this.rv) throw tooLargeResourceVersionError(from, this.rv);
+    const w = new ScriptedWatch<T>((x) => this.watches.delete(x));
+    this.watches.add(w);
+    for (const o of this.contents()) w.push({ type: 'ADDED', object: o });
+    const end = this.stamp({
+      metadata: { resourceVersion: this.resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } },
+    } as unknown as T);
+    w.push({ type: 'BOOKMARK', object: end });
     if (this.clock && options.timeoutSeconds)
       w.setTimer(this.clock.setTimer(() => w.end(), options.timeoutSeconds * 1000));
     signal?.addEventListener('abort', () => w.stop(), { once: true });
