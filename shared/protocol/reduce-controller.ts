@@ -319,7 +319,10 @@ function reconcileEnd(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 're
   const c = controllerOf(d, ev.controller, ev.ts);
   const k = keyOf(d, c, ev.key, ev.ts);
   const last = k.lastReconcile;
-  const wasError = last?.outcome !== undefined && ERROR_OUTCOMES.has(last.outcome);
+  // The previous finished reconcile of this key (the running one has no outcome yet): repeated failures of
+  // one key make one notable entry, not one per retry.
+  const prior = k.history.findLast((r) => r.outcome !== undefined && r.seq !== last?.seq);
+  const wasError = prior?.outcome !== undefined && ERROR_OUTCOMES.has(prior.outcome);
   if (last && last.endTs === undefined && last.worker === ev.worker) {
     const rec: ReconcileRecord = d.made({ ...last, endTs: ev.ts, durationMs: ev.durationMs, outcome: ev.outcome });
     if (ev.error !== undefined) rec.error = ev.error;
