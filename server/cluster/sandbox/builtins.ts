@@ -65,6 +65,7 @@ function eventFields(o: KubeObject): Record<string, string> {
 
 function defaultPodSpec(spec: Obj): void {
   spec.restartPolicy ??= 'Always';
+  spec.enableServiceLinks ??= true;
   spec.terminationGracePeriodSeconds ??= 30;
   spec.dnsPolicy ??= 'ClusterFirst';
   spec.schedulerName ??= 'default-scheduler';
@@ -81,11 +82,51 @@ function defaultPodSpec(spec: Obj): void {
   }
 }
 
+/** The pod's QoS class (kubernetes pkg/apis/core/helper/qos): Guaranteed, Burstable or BestEffort. */
+export function qosClass(spec: Obj): string {
+  const containers = [
+    ...(Array.isArray(spec.containers) ? spec.containers : []),
+    ...(Array.isArray(spec.initContainers) ? spec.initContainers : []),
+  ] as Obj[];
+  let any = false;
+  let guaranteed = containers.length > 0;
+  for (const c of containers) {
+    const res = rec(c.resources);
+    const req = rec(res.requests);
+    const lim = rec(res.limits);
+    if (Object.keys(req).length || Object.keys(lim).length) any = true;
+    for (const r of ['cpu', 'memory']) {
+      const limit = lim[r];
+      const request = req[r] ?? limit;
+      if (limit === undefined || String(request) !== String(limit)) guaranteed = false;
+    }
+  }
+  return guaranteed ? 'Guaranteed' : any ? 'Burstable' : 'BestEffort';
+}
+
+const DEFAULT_TOLERATIONS = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
+
 function defaultPod(o: KubeObject): void {
   const spec = rec(o.spec);
   o.spec = spec;
   defaultPodSpec(spec);
-  o.status = { phase: 'Pending', qosClass: 'BestEffort' };
+  // Admission plugins enabled by default (also under envtest): Priority and DefaultTolerationSeconds.
+  if (spec.priorityClassName === undefined) spec.priority ??= 0;
+  spec.preemptionPolicy ??= 'PreemptLowerPriority';
+  const tolerations = Array.isArray(spec.tolerations) ? (spec.tolerations as Obj[]) : [];
+  for (const key of DEFAULT_TOLERATIONS) {
+    if (
+      !tolerations.some(
+        (t) =>
+          (t.key === key || (t.key === undefined && t.operator === 'Exists')) &&
+          (t.effect === undefined || t.effect === 'NoExecute'),
+      )
+    ) {
+      tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
+    }
+  }
+  spec.tolerations = tolerations;
+  o.status = { phase: 'Pending', qosClass: qosClass(spec) };
 }
 
 function defaultTemplate(spec: Obj): void {
@@ -96,13 +137,32 @@ function defaultTemplate(spec: Obj): void {
   defaultPodSpec(podSpec);
 }
 
-function defaultService(o: KubeObject): void {
-  const spec = rec(o.spec);
-  o.spec = spec;
-  spec.type ??= 'ClusterIP';
-  spec.sessionAffinity ??= 'None';
-  if (Array.isArray(spec.ports)) for (const p of spec.ports as Obj[]) p.protocol ??= 'TCP';
-  o.status = { loadBalancer: {} };
+/** Service defaults and ClusterIP allocation from 10.96.0.0/12 (the kube-apiserver default range). */
+function serviceDefaulter(): (o: KubeObject) => void {
+  let next = 10;
+  return (o) => {
+    const spec = rec(o.spec);
+    o.spec = spec;
+    spec.type ??= 'ClusterIP';
+    spec.sessionAffinity ??= 'None';
+    if (spec.type !== 'ExternalName') {
+      if (!spec.clusterIP) {
+        const n = next++;
+        spec.clusterIP = `10.96.${Math.floor(n / 256) % 256}.${n % 256}`;
+      }
+      spec.clusterIPs ??= [spec.clusterIP];
+      spec.ipFamilies ??= ['IPv4'];
+      spec.ipFamilyPolicy ??= 'SingleStack';
+      spec.internalTrafficPolicy ??= 'Cluster';
+    }
+    if (Array.isArray(spec.ports)) {
+      for (const p of spec.ports as Obj[]) {
+        p.protocol ??= 'TCP';
+        if (spec.clusterIP !== 'None') p.targetPort ??= p.port;
+      }
+    }
+    o.status = { loadBalancer: {} };
+  };
 }
 
 function defaultDeployment(o: KubeObject): void {
@@ -198,7 +258,7 @@ export function builtinTypes(): ResourceType[] {
       categories: ['all'],
       status: true,
       returnsDeletedObject: true,
-      prepareForCreate: defaultService,
+      prepareForCreate: serviceDefaulter(),
       fieldLabels: (o) => ({ 'spec.clusterIP': str(rec(o.spec).clusterIP), 'spec.type': str(rec(o.spec).type) }),
     }),
     builtin({

@@ -335,3 +335,65 @@ describe('garbage collection', () => {
     expect(s.store.get(CM, 'd1', 'default')).toBeDefined();
   });
 });
+
+describe('built-in defaults', () => {
+  it('defaults pods like kube-apiserver with its default admission plugins', () => {
+    const { s } = sandbox();
+    const pod = s.store.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'img:1', resources: { limits: { cpu: '1', memory: '1Gi' } } }] },
+    });
+    expect(pod.spec).toMatchObject({
+      restartPolicy: 'Always',
+      enableServiceLinks: true,
+      priority: 0,
+      preemptionPolicy: 'PreemptLowerPriority',
+      tolerations: [
+        { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+      ],
+    });
+    expect(pod.status).toEqual({ phase: 'Pending', qosClass: 'Guaranteed' });
+    const burst = s.store.create({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'b', namespace: 'default' },
+      spec: { containers: [{ name: 'c', image: 'img', resources: { requests: { cpu: '1' } } }] },
+    });
+    expect((burst.status as { qosClass: string }).qosClass).toBe('Burstable');
+  });
+
+  it('allocates service ClusterIPs and folds secret stringData into data', () => {
+    const { s } = sandbox();
+    const svc = s.store.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 's', namespace: 'default' },
+      spec: { ports: [{ port: 80 }] },
+    });
+    expect(svc.spec).toMatchObject({
+      type: 'ClusterIP',
+      clusterIP: '10.96.0.10',
+      clusterIPs: ['10.96.0.10'],
+      ports: [{ port: 80, protocol: 'TCP', targetPort: 80 }],
+    });
+    const headless = s.store.create({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'h', namespace: 'default' },
+      spec: { clusterIP: 'None' },
+    });
+    expect((headless.spec as { clusterIP: string }).clusterIP).toBe('None');
+    const secret = s.store.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'x', namespace: 'default' },
+      stringData: { p: 'pw' },
+    });
+    expect(secret.data).toEqual({ p: Buffer.from('pw').toString('base64') });
+    expect(secret).not.toHaveProperty('stringData');
+    expect(secret.type).toBe('Opaque');
+  });
+});
