@@ -68,13 +68,23 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardS
       controllers: opts.controllers ?? [],
     },
   });
-  await new Promise<void>((resolveListen, reject) => {
-    http.once('error', reject);
-    http.listen(opts.port ?? 7070, auth.host, () => {
-      http.off('error', reject);
-      resolveListen();
+  const wanted = opts.port ?? 7070;
+  try {
+    await new Promise<void>((resolveListen, reject) => {
+      http.once('error', reject);
+      http.listen(wanted, auth.host, () => {
+        http.off('error', reject);
+        resolveListen();
+      });
     });
-  });
+  } catch (err) {
+    await sockets.close().catch(() => {});
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE')
+      throw new Error(`dashboard: ${auth.host}:${wanted} is already in use; choose another --port`);
+    if (code === 'EADDRNOTAVAIL') throw new Error(`dashboard: cannot bind ${auth.host}: no such local address`);
+    throw err;
+  }
   const port = (http.address() as AddressInfo).port;
   const hostForUrl = auth.host.includes(':') && !auth.host.startsWith('[') ? `[${auth.host}]` : auth.host;
   const url = `http://${hostForUrl}:${port}/`;

@@ -74,4 +74,11 @@ describe('dashboard HTTP', () => {
     expect(await (await fetch(`${dash.url}app.js`)).text()).toBe('console.log(1)');
     expect(await (await fetch(`${dash.url}controllers/pods`)).text()).toContain('controller-scope');
   });
+
+  it('says clearly when the port is taken', async () => {
+    ({ dash } = await startTestDashboard());
+    await expect(startTestDashboard({ port: dash.port })).rejects.toThrow(
+      /127.0.0.1:\d+ is already in use; choose another --port/,
+    );
+  });
 });
