@@ -35,7 +35,10 @@ export async function startSyntheticDashboard(opts: {
   });
   const timer = setInterval(() => {
     // The recorder stamps its own seq and time; the simulation's are dropped.
-    for (const { seq: _seq, ts: _ts, ...ev } of sim.advance(tickMs)) recorder.emit(ev as RuntimeEvent);
+    // Follow the wall clock (timers fire late), so times the events carry (readyAt) match the recorder's.
+    for (const { seq: _seq, ts: _ts, ...ev } of sim.advance(Math.max(0, Date.now() - sim.time))) {
+      recorder.emit(ev as RuntimeEvent);
+    }
   }, tickMs);
   return {
     url: dash.url,
