@@ -58,6 +58,8 @@ export class Controller {
   private sourcesStarted = false;
   private signal?: AbortSignal;
   private active = 0;
+  private readonly enableWarmup: boolean;
+  private sourcesOnce?: Promise<ControllerQueue>;
 
   constructor(opts: ControllerOptions) {
     if (!opts?.reconciler) throw new Error('must specify Reconciler');
@@ -88,6 +90,7 @@ export class Controller {
     this.newQueue = opts.newQueue ?? defaultNewQueue(opts.usePriorityQueue ?? true);
     this.rateLimiter = opts.rateLimiter;
     this.forKind = opts.forKind;
+    this.enableWarmup = opts.enableWarmup ?? false;
   }
 
   /** Runnable.NeedLeaderElection */
@@ -135,22 +138,13 @@ export class Controller {
     this.started = true;
     this.signal = signal;
     initControllerMetrics(this.metrics, this.name, this.workers);
-    const queue = this.newQueue(this.name, this.rateLimiter, {
-      clock: this.clock,
-      probe: this.probe,
-      registry: this.registry,
-    });
-    this.queue = queue;
-    const onAbort = (): void => queue.shutDown();
-    if (signal.aborted) queue.shutDown();
-    else signal.addEventListener('abort', onAbort, { once: true });
-
     this.lifecycle('starting');
+    this.lifecycle('waitingForCacheSync');
+    let queue: ControllerQueue;
     try {
-      this.lifecycle('waitingForCacheSync');
-      await this.startSources(signal);
+      queue = await this.startEventSourcesAndQueue(signal);
     } catch (err) {
-      queue.shutDown();
+      this.queue?.shutDown();
       if (signal.aborted) {
         this.lifecycle('stopped');
         return;
@@ -182,6 +176,32 @@ export class Controller {
     queue.shutDown();
     await Promise.all(workers);
     this.lifecycle('stopped');
+  }
+
+  /**
+   * Warmup: with enableWarmup, starts the queue and the sources (and waits for their sync) before this
+   * controller is elected, so a new leader starts with warm caches. A no-op otherwise.
+   */
+  async warmup(signal: AbortSignal): Promise<void> {
+    if (!this.enableWarmup) return;
+    this.signal ??= signal;
+    await this.startEventSourcesAndQueue(signal);
+  }
+
+  /** Creates the queue and starts every source once, whether Warmup or Start gets there first. */
+  private startEventSourcesAndQueue(signal: AbortSignal): Promise<ControllerQueue> {
+    if (!this.sourcesOnce) {
+      const queue = this.newQueue(this.name, this.rateLimiter, {
+        clock: this.clock,
+        probe: this.probe,
+        registry: this.registry,
+      });
+      this.queue = queue;
+      if (signal.aborted) queue.shutDown();
+      else signal.addEventListener('abort', () => queue.shutDown(), { once: true });
+      this.sourcesOnce = this.startSources(signal).then(() => queue);
+    }
+    return this.sourcesOnce;
   }
 
   private sourceContext(): SourceContext {

@@ -36,6 +36,7 @@ export interface ControllerConfig {
   needLeaderElection?: boolean;
   usePriorityQueue?: boolean;
   reconciliationTimeoutMs?: number;
+  enableWarmup?: boolean;
   log?: Logger;
 }
 
@@ -60,6 +61,8 @@ export interface ControllerOptions {
   needLeaderElection?: boolean;
   /** Aborts the reconcile's signal after this long. Default 0 = none. */
   reconciliationTimeoutMs?: number;
+  /** Start sources before leader election is won (Warmup). Default false. */
+  enableWarmup?: boolean;
   skipNameValidation?: boolean;
   /** Default realClock. */
   clock?: Clock;
@@ -90,6 +93,7 @@ export function withControllerConfig(opts: ControllerOptions, cfg: ControllerCon
     needLeaderElection: opts.needLeaderElection ?? cfg.needLeaderElection,
     usePriorityQueue: opts.usePriorityQueue ?? cfg.usePriorityQueue,
     reconciliationTimeoutMs: opts.reconciliationTimeoutMs ?? cfg.reconciliationTimeoutMs,
+    enableWarmup: opts.enableWarmup ?? cfg.enableWarmup,
     skipNameValidation: opts.skipNameValidation ?? cfg.skipNameValidation,
     log: opts.log ?? cfg.log,
   };

@@ -13,6 +13,9 @@ import { Manager } from './manager';
 import type { ManagerOptions } from './options';
 import { runnableFunc, type Runnable } from './runnable';
 import { Runnables } from './runnable-group';
+import { Controller } from '../controller/controller';
+import { reconcileFunc } from '../reconcile/reconcile';
+import { funcSource } from '../source/source';
 
 /** A tiny in-memory API for Leases (get/create/update with resourceVersion conflicts). */
 function leaseStore(): Client {
@@ -104,6 +107,7 @@ describe('Manager.Start', () => {
       'started:Webhooks',
       'started:Caches',
       'started:Others',
+      'started:WarmupRunnables',
       'started:LeaderElection',
       'stopping',
       'stopped',
@@ -235,6 +239,37 @@ describe('Manager leader election', () => {
     await clock.advance(60_000);
     expect(second.isLeader()).toBe(false);
     expect(secondRan).toBe(false);
+    ac.abort();
+    await Promise.all([r1, r2]);
+  });
+
+  it('starts warmup-enabled controllers before election, others only once elected', async () => {
+    const clock = new FakeClock();
+    const client = leaseStore();
+    const first = newTestManager({ ...le, identity: 'one', client }, clock).m;
+    const second = newTestManager({ ...le, identity: 'two', client }, clock).m;
+    const started: string[] = [];
+    for (const [name, enableWarmup] of [
+      ['warm', true],
+      ['cold', false],
+    ] as const) {
+      const c = new Controller({
+        name,
+        enableWarmup,
+        clock,
+        registry: newRegistry(false),
+        reconciler: reconcileFunc(async () => ({})),
+      });
+      await c.watch(funcSource(() => void started.push(name)));
+      second.add(c);
+    }
+    const ac = new AbortController();
+    const r1 = first.start(ac.signal);
+    await until(clock, () => first.isLeader());
+    const r2 = second.start(ac.signal);
+    await clock.advance(10_000);
+    expect(second.isLeader()).toBe(false);
+    expect(started).toEqual(['warm']);
     ac.abort();
     await Promise.all([r1, r2]);
   });

@@ -211,10 +211,10 @@ export class Manager {
       this.runnables.add(cacheRunnable);
       if (this.healthServer) this.runnables.add(this.healthServer);
 
-      for (const g of ['HTTPServers', 'Webhooks', 'Caches', 'Others'] as const) {
+      for (const g of ['HTTPServers', 'Webhooks', 'Caches', 'Others', 'Warmup'] as const) {
         await Promise.race([this.runnables[g].start(internal.signal), failed]);
         if (this.errors.length > 0 || internal.signal.aborted) break;
-        this.lifecycle('started', g);
+        this.lifecycle('started', g === 'Warmup' ? 'WarmupRunnables' : g);
       }
 
       if (this.errors.length === 0 && !internal.signal.aborted) {
@@ -291,7 +291,10 @@ export class Manager {
     const timeout = this.gracefulShutdownTimeoutMs;
     const deadline = timeout > 0 ? childContext(undefined, this.clock, timeout) : undefined;
     const stopAll = async (): Promise<void> => {
-      await this.runnables.Others.stopAndWait(deadline?.signal);
+      await Promise.all([
+        this.runnables.Others.stopAndWait(deadline?.signal),
+        this.runnables.Warmup.stopAndWait(deadline?.signal),
+      ]);
       await this.runnables.LeaderElection.stopAndWait(deadline?.signal);
       await this.runnables.Caches.stopAndWait(deadline?.signal);
       await this.runnables.Webhooks.stopAndWait(deadline?.signal);

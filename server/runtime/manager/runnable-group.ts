@@ -6,6 +6,7 @@ import {
   isCacheRunnable,
   isLeaderElectionRunnable,
   isServerRunnable,
+  isWarmupRunnable,
   isWebhookRunnable,
   type Runnable,
 } from './runnable';
@@ -82,7 +83,7 @@ export class RunnableGroup {
   }
 }
 
-export type GroupName = 'HTTPServers' | 'Webhooks' | 'Caches' | 'Others' | 'LeaderElection';
+export type GroupName = 'HTTPServers' | 'Webhooks' | 'Caches' | 'Others' | 'Warmup' | 'LeaderElection';
 
 /** manager.runnables: the groups and the classification of Add. */
 export class Runnables {
@@ -90,6 +91,8 @@ export class Runnables {
   readonly Webhooks: RunnableGroup;
   readonly Caches: RunnableGroup;
   readonly Others: RunnableGroup;
+  /** Warmup(ctx) of runnables that have one, started before leader election is won. */
+  readonly Warmup: RunnableGroup;
   readonly LeaderElection: RunnableGroup;
 
   constructor(clock: Clock, onError: (err: unknown) => void) {
@@ -97,6 +100,7 @@ export class Runnables {
     this.Webhooks = new RunnableGroup('Webhooks', clock, onError);
     this.Caches = new RunnableGroup('Caches', clock, onError);
     this.Others = new RunnableGroup('Others', clock, onError);
+    this.Warmup = new RunnableGroup('Warmup', clock, onError);
     this.LeaderElection = new RunnableGroup('LeaderElection', clock, onError);
   }
 
@@ -113,6 +117,9 @@ export class Runnables {
 
   add(r: Runnable): GroupName {
     const g = this.groupFor(r);
+    if (isWarmupRunnable(r) && !isServerRunnable(r) && !isCacheRunnable(r)) {
+      this.Warmup.add({ start: (s) => r.warmup(s) });
+    }
     if (g === 'Caches' && isCacheRunnable(r)) this.Caches.add(r, (s) => r.waitForCacheSync(s));
     else this[g].add(r);
     return g;

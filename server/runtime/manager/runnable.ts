@@ -27,6 +27,11 @@ export interface WebhookRunnable extends Runnable {
   readonly kind: 'webhook';
 }
 
+/** A runnable that can do work before leadership is won (controllers with enableWarmup). */
+export interface WarmupRunnable extends Runnable {
+  warmup(signal: AbortSignal): Promise<void>;
+}
+
 export function runnableFunc(fn: (signal: AbortSignal) => Promise<void>): Runnable {
   return { start: fn };
 }
@@ -39,3 +44,5 @@ export const isCacheRunnable = (r: Runnable): r is CacheRunnable =>
   typeof (r as { getCache?: unknown }).getCache === 'function';
 export const isLeaderElectionRunnable = (r: Runnable): r is LeaderElectionRunnable =>
   typeof (r as Partial<LeaderElectionRunnable>).needLeaderElection === 'function';
+export const isWarmupRunnable = (r: Runnable): r is WarmupRunnable =>
+  typeof (r as Partial<WarmupRunnable>).warmup === 'function';
