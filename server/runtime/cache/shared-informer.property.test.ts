@@ -60,7 +60,7 @@ const snapshot = (objs: KubeObject[]): Record<string, string> =>
     objs.map((o) => [`${o.metadata.namespace}/${o.metadata.name}`, o.metadata.resourceVersion ?? '']).sort(),
   );
 
-async function runScenario(fifo: FifoKind, resyncPeriodMs: number, ops: Op[]): Promise<void> {
+async function runScenario(fifo: FifoKind, resyncPeriodMs: number, useWatchList: boolean, ops: Op[]): Promise<void> {
   const clock = new FakeClock();
   const ctl = new AbortController();
   const lw = new ScriptedListWatch({ clock, initialObjects: [pod('p0', 0), pod('p1', 0)] });
@@ -70,6 +70,7 @@ async function runScenario(fifo: FifoKind, resyncPeriodMs: number, ops: Op[]): P
     clock,
     fifo,
     resyncPeriodMs,
+    useWatchList,
     random: () => 0.5,
   });
   const keyOf = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
@@ -160,8 +161,11 @@ describe('SharedIndexInformer converges to the server state (property)', () => {
   for (const fifo of ['RealFIFO', 'DeltaFIFO'] as const) {
     it(`${fifo}: indexer and every handler mirror (early or late) equal a fresh LIST after any history`, async () => {
       await fc.assert(
-        fc.asyncProperty(fc.constantFrom(0, 5000), fc.array(opArb, { maxLength: 25 }), (resync, ops) =>
-          runScenario(fifo, resync, ops),
+        fc.asyncProperty(
+          fc.constantFrom(0, 5000),
+          fc.boolean(),
+          fc.array(opArb, { maxLength: 25 }),
+          (resync, useWatchList, ops) => runScenario(fifo, resync, useWatchList, ops),
         ),
         { numRuns: 50 },
       );
