@@ -15,6 +15,7 @@ export interface SyntheticDashboard {
 export async function startSyntheticDashboard(opts: {
   staticDir: string;
   tickMs?: number;
+  port?: number;
 }): Promise<SyntheticDashboard> {
   // Small ticks, so the recorder's wall-clock stamps stay close to the simulated times.
   const tickMs = opts.tickMs ?? 20;
