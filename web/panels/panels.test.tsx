@@ -109,6 +109,8 @@ describe('panels over a live-like session', () => {
   it('learn: explanations beside live numbers and one object’s journey', () => {
     const t = renderText(<Learn {...at({ controller: 'pod-counter' })} />, store);
     expect(t).toContain('Follow one object, live');
+    expect(t).toContain('Manager, cache and client');
+    expect(t).toContain('reads from cache');
     expect(t).toContain('watch delivered');
     expect(t).toContain('Reconcile returned success');
     expect(t).toContain('410 Gone');

@@ -94,6 +94,58 @@ export function Learn({ view, route }: PanelProps) {
         )}
       </Card>
       <Block
+        n={0}
+        title="Manager, cache and client"
+        panel="overview"
+        live={
+          <>
+            <dt>manager</dt>
+            <dd>
+              {view.manager
+                ? `${view.manager.phase}${view.manager.error ? ` (${view.manager.error})` : ''}`
+                : 'not reported'}
+            </dd>
+            <dt>informers (one per kind)</dt>
+            <dd>{Object.keys(view.informers).join(', ') || '–'}</dd>
+            <dt>controllers</dt>
+            <dd>{Object.keys(view.controllers).join(', ') || '–'}</dd>
+            {c && (
+              <>
+                <dt>{c.name}: reads from cache</dt>
+                <dd>
+                  {fmtCount(c.client.cached)} of {fmtCount(Object.values(c.client.requests).reduce((s, n) => s + n, 0))}{' '}
+                  calls
+                </dd>
+              </>
+            )}
+            {Object.values(view.leaders).map((l) => (
+              <span key={l.lease} style={{ display: 'contents' }}>
+                <dt>leader lease {l.lease}</dt>
+                <dd>
+                  {l.phase}
+                  {l.holder ? ` (held by ${l.holder})` : ''}
+                </dd>
+              </span>
+            ))}
+          </>
+        }
+      >
+        <p>
+          <code>NewManager</code> builds everything from one <code>rest.Config</code> (server URL, credentials, QPS): an
+          HTTP client, a REST mapper (kind → URL), a <b>cache</b> that starts one shared informer per kind on first use,
+          a <b>client</b> that reads from that cache and writes straight to the API server, and an uncached API reader.
+        </p>
+        <p>
+          <code>NewControllerManagedBy(mgr).For(&amp;Pod{'{}'})</code> asks the cache for the Pod informer, registers a
+          handler that turns every Pod event into a{' '}
+          <code>
+            Request{'{'}namespace, name{'}'}
+          </code>
+          , and gives the controller its own workqueue and workers. <code>mgr.Start</code> starts caches first, waits
+          for them to sync, then the controllers.
+        </p>
+      </Block>
+      <Block
         n={1}
         title="Reflector"
         panel="reflector"
