@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../../shared/models/object';
 import { FakeClock } from '../../../runtime/testing/fake-clock';
 import { SandboxServer } from '../server';
 import { NodeSimulator } from './node-simulator';
 import { WorkloadGenerator } from './workload-generator';
+import { storeTarget } from './workload-target';
 
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 
@@ -28,8 +30,8 @@ function setup() {
   return { clock, sandbox, sim, store: sandbox.store };
 }
 
-const phaseOf = (o: { status?: unknown } | undefined) => (o?.status as { phase?: string } | undefined)?.phase;
-const readyOf = (o: { status?: unknown } | undefined) =>
+const phaseOf = (o: KubeObject | undefined) => (o?.status as { phase?: string } | undefined)?.phase;
+const readyOf = (o: KubeObject | undefined) =>
   (o?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions?.find(
     (c) => c.type === 'Ready',
   )?.status;
@@ -75,8 +77,8 @@ describe('NodeSimulator', () => {
 describe('WorkloadGenerator', () => {
   it('seeds the demo namespace and churns at the steady rate', async () => {
     const { clock, store } = setup();
-    const gen = new WorkloadGenerator({ store, clock, rate: 4, random: mulberry(7) });
-    gen.start();
+    const gen = new WorkloadGenerator({ target: storeTarget(store), clock, rate: 4, random: mulberry(7) });
+    await gen.start();
     stops.push(() => gen.stop());
     expect(store.list({ apiVersion: 'apps/v1', kind: 'Deployment' }, { namespace: 'demo' })).toHaveLength(2);
     expect(store.get({ apiVersion: 'v1', kind: 'Secret' }, 'db-credentials', 'demo')).toBeDefined();
@@ -88,8 +90,8 @@ describe('WorkloadGenerator', () => {
 
   it('is paused, reconfigured and refuses a bad rate with a clear message', async () => {
     const { clock, store } = setup();
-    const gen = new WorkloadGenerator({ store, clock, rate: 10, paused: true });
-    gen.start();
+    const gen = new WorkloadGenerator({ target: storeTarget(store), clock, rate: 10, paused: true });
+    await gen.start();
     stops.push(() => gen.stop());
     await clock.advance(2_000);
     expect(gen.status().operations).toBe(0);
@@ -102,8 +104,14 @@ describe('WorkloadGenerator', () => {
 
   it('bursty profile packs a period of operations into a burst', async () => {
     const { clock, store } = setup();
-    const gen = new WorkloadGenerator({ store, clock, rate: 2, profile: 'bursty', random: mulberry(3) });
-    gen.start();
+    const gen = new WorkloadGenerator({
+      target: storeTarget(store),
+      clock,
+      rate: 2,
+      profile: 'bursty',
+      random: mulberry(3),
+    });
+    await gen.start();
     stops.push(() => gen.stop());
     await clock.advance(10_000);
     const ops = gen.status().operations;

@@ -2,12 +2,13 @@
 // configmaps and deployment scales in the demo namespace, at a rate and in a profile the user picks.
 import type { KubeObject } from '../../../../shared/models/object';
 import { realClock, type Clock, type TimerHandle } from '../../../runtime/util/clock';
-import type { SandboxStore } from '../store-api';
+import type { WorkloadTarget } from './workload-target';
 
 export type ChurnProfile = 'steady' | 'bursty' | 'storm';
 
 export interface WorkloadGeneratorOptions {
-  store: SandboxStore;
+  /** Where objects are written: the sandbox's store, or any cluster through a client. */
+  target: WorkloadTarget;
   /** Where the churn happens; created when missing. Default "demo". */
   namespace?: string;
   profile?: ChurnProfile;
@@ -38,7 +39,7 @@ const BURST_PERIOD_MS = 5_000;
 const MAX_RATE = 500;
 
 export class WorkloadGenerator {
-  private readonly store: SandboxStore;
+  private readonly store: WorkloadTarget;
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly namespace: string;
@@ -52,7 +53,7 @@ export class WorkloadGenerator {
   private seq = 0;
 
   constructor(opts: WorkloadGeneratorOptions) {
-    this.store = opts.store;
+    this.store = opts.target;
     this.clock = opts.clock ?? realClock;
     this.random = opts.random ?? Math.random;
     this.namespace = opts.namespace ?? 'demo';
@@ -62,8 +63,8 @@ export class WorkloadGenerator {
   }
 
   /** Seeds the demo namespace with a few deployments, configmaps and a secret, then starts the churn. */
-  start(): void {
-    this.seed();
+  async start(): Promise<void> {
+    await this.seed();
     this.running = true;
     this.schedule();
   }
@@ -96,14 +97,14 @@ export class WorkloadGenerator {
   }
 
   /** Runs one operation now (used by tests and by the schedule). */
-  step(): void {
+  async step(): Promise<void> {
     const r = this.random();
     try {
-      if (r < 0.35) this.updateConfigMap();
-      else if (r < 0.55) this.createPod();
-      else if (r < 0.7) this.deletePod();
-      else if (r < 0.85) this.scaleDeployment();
-      else this.recycleConfigMap();
+      if (r < 0.35) await this.updateConfigMap();
+      else if (r < 0.55) await this.createPod();
+      else if (r < 0.7) await this.deletePod();
+      else if (r < 0.85) await this.scaleDeployment();
+      else await this.recycleConfigMap();
       this.operations++;
     } catch {
       // Conflicts and races with the controllers are part of life in a cluster; count them and go on.
@@ -115,8 +116,11 @@ export class WorkloadGenerator {
     if (!this.running) return;
     const { delayMs, batch } = this.nextTick();
     this.timer = this.clock.setTimer(() => {
-      if (!this.paused) for (let i = 0; i < batch; i++) this.step();
-      this.schedule();
+      void (async () => {
+        // Operations run one after another; a slow API server stretches the tick rather than piling up.
+        if (!this.paused) for (let i = 0; i < batch && this.running; i++) await this.step();
+        this.schedule();
+      })();
     }, delayMs);
   }
 
@@ -140,29 +144,29 @@ export class WorkloadGenerator {
     }
   }
 
-  private seed(): void {
+  private async seed(): Promise<void> {
     const ns = this.namespace;
-    if (!this.store.get({ apiVersion: 'v1', kind: 'Namespace' }, ns)) {
-      this.store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
+    if (!(await this.store.get({ apiVersion: 'v1', kind: 'Namespace' }, ns))) {
+      await this.store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: ns } });
     }
     for (const [name, replicas] of [
       ['web', 3],
       ['api', 2],
     ] as const) {
-      if (!this.store.get(DEPLOY, name, ns)) this.store.create(deployment(name, ns, replicas));
+      if (!(await this.store.get(DEPLOY, name, ns))) await this.store.create(deployment(name, ns, replicas));
     }
     for (let i = 0; i < 5; i++) {
       const name = `settings-${i}`;
-      if (!this.store.get(CM, name, ns)) {
-        this.store.create({
+      if (!(await this.store.get(CM, name, ns))) {
+        await this.store.create({
           ...CM,
           metadata: { name, namespace: ns, labels: { [CHURN_LABEL]: 'true' } },
           data: { v: '0' },
         });
       }
     }
-    if (!this.store.get({ apiVersion: 'v1', kind: 'Secret' }, 'db-credentials', ns)) {
-      this.store.create({
+    if (!(await this.store.get({ apiVersion: 'v1', kind: 'Secret' }, 'db-credentials', ns))) {
+      await this.store.create({
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: { name: 'db-credentials', namespace: ns },
@@ -176,34 +180,34 @@ export class WorkloadGenerator {
     return items.length ? items[Math.floor(this.random() * items.length)] : undefined;
   }
 
-  private churnObjects(ref: typeof CM | typeof POD): KubeObject[] {
+  private churnObjects(ref: typeof CM | typeof POD): Promise<KubeObject[]> {
     return this.store.list(ref, { namespace: this.namespace, labelSelector: CHURN_LABEL });
   }
 
-  private updateConfigMap(): void {
-    const cm = this.pick(this.churnObjects(CM));
+  private async updateConfigMap(): Promise<void> {
+    const cm = this.pick(await this.churnObjects(CM));
     if (!cm) return this.recycleConfigMap();
     const v = Number((cm.data as Record<string, string> | undefined)?.v ?? 0) + 1;
-    this.store.patch(CM, cm.metadata.name ?? '', this.namespace, 'merge', { data: { v: String(v) } });
+    await this.store.patch(CM, cm.metadata.name ?? '', this.namespace, { data: { v: String(v) } });
   }
 
-  private recycleConfigMap(): void {
-    const cms = this.churnObjects(CM);
+  private async recycleConfigMap(): Promise<void> {
+    const cms = await this.churnObjects(CM);
     if (cms.length > 12) {
       const victim = this.pick(cms);
-      if (victim) this.store.delete(CM, victim.metadata.name ?? '', this.namespace);
+      if (victim) await this.store.delete(CM, victim.metadata.name ?? '', this.namespace);
       return;
     }
-    this.store.create({
+    await this.store.create({
       ...CM,
       metadata: { generateName: 'churn-', namespace: this.namespace, labels: { [CHURN_LABEL]: 'true' } },
       data: { v: '0' },
     });
   }
 
-  private createPod(): void {
-    if (this.churnObjects(POD).length >= 25) return this.deletePod();
-    this.store.create({
+  private async createPod(): Promise<void> {
+    if ((await this.churnObjects(POD)).length >= 25) return this.deletePod();
+    await this.store.create({
       ...POD,
       metadata: {
         name: `job-${(this.seq++).toString(36)}-${Math.floor(this.random() * 1e6).toString(36)}`,
@@ -214,17 +218,17 @@ export class WorkloadGenerator {
     });
   }
 
-  private deletePod(): void {
-    const pod = this.pick(this.churnObjects(POD).filter((p) => !p.metadata.deletionTimestamp));
-    if (pod) this.store.delete(POD, pod.metadata.name ?? '', this.namespace);
+  private async deletePod(): Promise<void> {
+    const pod = this.pick((await this.churnObjects(POD)).filter((p) => !p.metadata.deletionTimestamp));
+    if (pod) await this.store.delete(POD, pod.metadata.name ?? '', this.namespace);
   }
 
-  private scaleDeployment(): void {
-    const d = this.pick(this.store.list(DEPLOY, { namespace: this.namespace }));
+  private async scaleDeployment(): Promise<void> {
+    const d = this.pick(await this.store.list(DEPLOY, { namespace: this.namespace }));
     if (!d) return;
     const current = ((d.spec as { replicas?: number } | undefined)?.replicas ?? 1) | 0;
     const next = Math.max(1, Math.min(6, current + (this.random() < 0.5 ? -1 : 1)));
-    this.store.patch(DEPLOY, d.metadata.name ?? '', this.namespace, 'merge', { spec: { replicas: next } });
+    await this.store.patch(DEPLOY, d.metadata.name ?? '', this.namespace, { spec: { replicas: next } });
   }
 }
 
