@@ -1,6 +1,7 @@
 // The built-in kinds the sandbox serves, with the per-kind rules of their kube registry strategies
 // (kubernetes pkg/registry/*/strategy.go) and field labels (pkg/apis/core/v1/conversion.go).
 import type { KubeObject } from '../../../shared/models/object';
+import { coreEventToEventsV1, eventsV1ToCoreEvent } from './events';
 import { STANDARD_VERBS, type ResourceType } from './resources';
 
 type Obj = Record<string, unknown>;
@@ -331,6 +332,9 @@ export function builtinTypes(): ResourceType[] {
       kind: 'Event',
       namespaced: true,
       shortNames: ['ev'],
+      storageGroup: '',
+      fromStorage: coreEventToEventsV1,
+      toStorage: eventsV1ToCoreEvent,
     }),
     builtin({
       group: 'coordination.k8s.io',

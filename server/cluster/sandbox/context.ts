@@ -20,4 +20,5 @@ export function defaultUid(): string {
   return randomUUID();
 }
 
-export const grOf = (t: ResourceType): string => grKey(t.group, t.resource);
+/** Where a type's objects are stored: `group/resource`, or the group it shares storage with. */
+export const grOf = (t: ResourceType): string => grKey(t.storageGroup ?? t.group, t.resource);

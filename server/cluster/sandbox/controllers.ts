@@ -188,7 +188,7 @@ export class BuiltinControllers {
       }
       let remaining = 0;
       for (const t of this.ctx.registry.all()) {
-        if (!t.namespaced || this.typeOf(grKey(t.group, t.resource)) !== t) continue;
+        if (!t.namespaced || t.storageGroup !== undefined || this.typeOf(grKey(t.group, t.resource)) !== t) continue;
         for (const o of this.ctx.storage.list(grKey(t.group, t.resource), { namespace: name }).items) {
           remaining++;
           if (!o.metadata.deletionTimestamp) this.tryDelete(t, o);

@@ -89,7 +89,8 @@ export function decodeBody(
   } else {
     delete obj.metadata.namespace;
   }
-  return withTypeMeta(obj, type);
+  const typed = withTypeMeta(obj, type);
+  return type.toStorage ? type.toStorage(typed) : typed;
 }
 
 /** Creates an object with full server semantics; returns what the server answers (201). */

@@ -34,7 +34,7 @@ export function waitForResourceVersion(ctx: SandboxContext, rv: number, ms = TOO
 export function presentItems(type: ResourceType, items: KubeObject[]): KubeObject[] {
   return items.map((o) => {
     if (type.listItemsTyped) return withTypeMeta(o, type);
-    const { apiVersion: _a, kind: _k, ...rest } = o;
+    const { apiVersion: _a, kind: _k, ...rest } = withTypeMeta(o, type);
     return rest as KubeObject;
   });
 }

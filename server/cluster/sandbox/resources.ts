@@ -56,6 +56,12 @@ export interface ResourceType {
   prepareForCreate?: (obj: KubeObject) => void;
   /** Applied on every write (CR pruning and schema defaults). */
   normalize?: (obj: KubeObject) => void;
+  /** Group whose storage this type shares (events.k8s.io Events live with core Events). */
+  storageGroup?: string;
+  /** Stored form → this type's wire form, when the storage is shared with another form. */
+  fromStorage?: (obj: KubeObject) => KubeObject;
+  /** This type's wire form → stored form. */
+  toStorage?: (obj: KubeObject) => KubeObject;
 }
 
 export const apiVersionOf = (t: { group: string; version: string }): string =>
@@ -130,8 +136,11 @@ export class ResourceRegistry {
   }
 }
 
-/** Labels an object with the endpoint's apiVersion and kind (versions of a CRD share storage). */
+/**
+ * An object as the endpoint serves it: the endpoint's apiVersion and kind (versions of a CRD share
+ * storage) and, for types that share another type's storage, converted to their own field names.
+ */
 export function withTypeMeta<T extends KubeObject>(obj: T, t: ResourceType): T {
-  const { apiVersion: _a, kind: _k, ...rest } = obj;
+  const { apiVersion: _a, kind: _k, ...rest } = t.fromStorage ? t.fromStorage(obj) : obj;
   return { apiVersion: apiVersionOf(t), kind: t.kind, ...rest } as T;
 }

@@ -397,3 +397,47 @@ describe('built-in defaults', () => {
     expect(secret.type).toBe('Opaque');
   });
 });
+
+describe('events', () => {
+  it('serves core and events.k8s.io Events from one storage under their own field names', async () => {
+    const { s } = sandbox();
+    const CORE = { apiVersion: 'v1', kind: 'Event' };
+    const NEW = { apiVersion: 'events.k8s.io/v1', kind: 'Event' };
+    const seen: string[] = [];
+    s.store.watch(CORE, { namespace: 'default', resourceVersion: s.store.resourceVersion }, (e) =>
+      seen.push(`${e.type} ${(e.object as KubeObject).metadata.name}`),
+    );
+    await flushMicrotasks();
+    s.store.create({
+      ...NEW,
+      metadata: { name: 'e1', namespace: 'default' },
+      regarding: { kind: 'Pod', name: 'p' },
+      note: 'hello',
+      reason: 'Started',
+      type: 'Normal',
+      reportingController: 'me',
+      eventTime: '2026-01-01T00:00:00.000000Z',
+    });
+    const core = s.store.get(CORE, 'e1', 'default') as KubeObject;
+    expect(core).toMatchObject({
+      apiVersion: 'v1',
+      involvedObject: { kind: 'Pod', name: 'p' },
+      message: 'hello',
+      reportingComponent: 'me',
+    });
+    expect(core).not.toHaveProperty('note');
+    s.store.create({
+      ...CORE,
+      metadata: { name: 'e2', namespace: 'default' },
+      involvedObject: { name: 'q' },
+      message: 'm',
+      count: 2,
+    });
+    const listed = s.store.list(NEW, { namespace: 'default' });
+    expect(listed.map((e) => [e.metadata.name, e.note, e.deprecatedCount ?? null])).toEqual([
+      ['e1', 'hello', null],
+      ['e2', 'm', 2],
+    ]);
+    expect(seen).toEqual(['ADDED e1', 'ADDED e2']);
+  });
+});

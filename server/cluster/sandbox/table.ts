@@ -76,6 +76,28 @@ function podColumns(): Column[] {
   ];
 }
 
+function eventColumns(): Column[] {
+  const lastSeen = (o: KubeObject, now: number): string => {
+    const t = String(o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp ?? '');
+    const ms = Date.parse(t);
+    return Number.isNaN(ms) ? '<unknown>' : humanDuration(now - ms);
+  };
+  const io = (o: KubeObject): Record<string, unknown> => rec(o.involvedObject);
+  return [
+    { name: 'Last Seen', type: 'string', priority: 0, cell: lastSeen },
+    { name: 'Type', type: 'string', priority: 0, cell: (o) => String(o.type ?? '') },
+    { name: 'Reason', type: 'string', priority: 0, cell: (o) => String(o.reason ?? '') },
+    {
+      name: 'Object',
+      type: 'string',
+      priority: 0,
+      cell: (o) => `${String(io(o).kind ?? '').toLowerCase()}/${String(io(o).name ?? '')}`,
+    },
+    { name: 'Message', type: 'string', priority: 0, cell: (o) => String(o.message ?? '') },
+    { ...name, priority: 1 },
+  ];
+}
+
 function workloadColumns(kind: 'Deployment' | 'ReplicaSet'): Column[] {
   const s = (o: KubeObject): Record<string, unknown> => rec(o.status);
   const desired = (o: KubeObject): number => Number(rec(o.spec).replicas ?? 0);
@@ -132,6 +154,8 @@ function columnsFor(type: ResourceType): Column[] {
           },
           ageCol,
         ];
+      case 'events':
+        return eventColumns();
       case 'nodes':
         return [
           name,
