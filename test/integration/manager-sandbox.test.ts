@@ -133,4 +133,32 @@ describe('manager against the sandbox', () => {
       .flatMap((e) => e.causes.map((c) => c.type));
     expect(causes).toContain('owner');
   });
+
+  it('elects a leader through a coordination.k8s.io/v1 Lease and releases it on stop', async () => {
+    const kubeconfig = join(dir, 'kubeconfig');
+    const le = newManager(getConfig({ kubeconfig, argv: [] }), {
+      registry: newRegistry(false),
+      leaderElection: true,
+      leaderElectionID: 'it-lease',
+      leaderElectionNamespace: 'default',
+      leaderElectionReleaseOnCancel: true,
+      identity: 'it-manager',
+    });
+    const stop = new AbortController();
+    const leRun = le.start(stop.signal);
+    await le.elected();
+    const reader = mgr.getAPIReader();
+    const lease = await reader.get<KubeObject>(
+      { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
+      { namespace: 'default', name: 'it-lease' },
+    );
+    expect((lease.spec as { holderIdentity?: string }).holderIdentity).toBe('it-manager');
+    stop.abort();
+    await leRun;
+    const released = await reader.get<KubeObject>(
+      { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease' },
+      { namespace: 'default', name: 'it-lease' },
+    );
+    expect((released.spec as { holderIdentity?: string }).holderIdentity ?? '').toBe('');
+  });
 });
