@@ -20,6 +20,9 @@ import {
   workerRows,
 } from './controller-series';
 
+/** A reconcile running longer than this is flagged: usually a blocking call without a timeout. */
+const LONG_RECONCILE_MS = 10_000;
+
 export function Controller({ view, route, now }: PanelProps) {
   const c = focusController(view, route);
   if (!c) {
@@ -154,7 +157,17 @@ export function Controller({ view, route, now }: PanelProps) {
                   onClick={() => w.key && navigate({ panel: 'trace', controller: c.name, key: w.key })}
                 >
                   <td className="num">{w.worker}</td>
-                  <td className="mono">{w.key ?? <span className="faint">idle</span>}</td>
+                  <td className="mono">
+                    {w.key ?? <span className="faint">idle</span>}
+                    {w.busyMs !== undefined && w.busyMs > LONG_RECONCILE_MS && (
+                      <>
+                        {' '}
+                        <Badge tone="warn" title="this reconcile has been running for a long time">
+                          long-running
+                        </Badge>
+                      </>
+                    )}
+                  </td>
                   <td className="r num dim">
                     {w.busyMs !== undefined
                       ? fmtDuration(w.busyMs)

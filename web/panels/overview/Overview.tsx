@@ -72,7 +72,15 @@ function InformerRow({ lane }: { lane: InformerLane }) {
       <Node
         title="Reflector"
         main={lane.state}
-        badge={<Badge tone={STATE_BADGE[lane.state] ?? 'muted'}>{lane.synced ? 'synced' : 'syncing'}</Badge>}
+        badge={
+          lane.blockingError ? (
+            <Badge tone="err" title="the cache cannot sync until this is fixed">
+              {lane.blockingError}
+            </Badge>
+          ) : (
+            <Badge tone={STATE_BADGE[lane.state] ?? 'muted'}>{lane.synced ? 'synced' : 'syncing'}</Badge>
+          )
+        }
         sub={`${lane.relists} relists · ${lane.expired} × 410 · ${lane.errors} err`}
         tone={
           lane.state === 'backoff' || lane.state === 'relisting'

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { ControllerView, InformerView } from '../../../shared/protocol/view';
 import { newController } from '../../../shared/protocol/reduce-controller';
 import { fixtureView } from '../../fixtures/fixture-view';
-import { activitySeries, buildPipeline, controllerSources } from './overview-series';
+import { newInformer } from '../../../shared/protocol/reduce-informer';
+import { activitySeries, buildPipeline, controllerSources, informerLane } from './overview-series';
 
 describe('buildPipeline', () => {
   const view = fixtureView();
@@ -59,5 +60,14 @@ describe('activitySeries', () => {
     expect(sum('watchEvents')).toBe(view.informers['v1/Pod']?.counters.watchEvents);
     expect(pts.every((p, i) => i === 0 || (pts[i - 1]?.t ?? 0) < p.t)).toBe(true);
     expect(pts.every((p) => 'pod-counter' in p)).toBe(true);
+  });
+});
+
+describe('informerLane', () => {
+  it('names the error that keeps a cache from syncing (e.g. 403 on missing RBAC)', () => {
+    const inf = { ...newInformer('v1/Secret', 0), state: 'backoff' as const };
+    inf.lastError = { ts: 1, code: 403, reason: 'Forbidden', message: 'secrets is forbidden' };
+    expect(informerLane(inf, 10_000)).toMatchObject({ blockingError: '403 Forbidden', tone: 'err' });
+    expect(informerLane({ ...inf, synced: true }, 10_000).blockingError).toBeUndefined();
   });
 });

@@ -25,6 +25,8 @@ export interface InformerLane {
   expired: number;
   relists: number;
   errors: number;
+  /** The last list/watch error while not synced: why a cache sync hangs (403 on missing RBAC...). */
+  blockingError?: string;
   tone: Tone;
 }
 
@@ -90,6 +92,10 @@ export function informerLane(inf: InformerView, windowMs: number): InformerLane 
     tone: inf.state === 'backoff' ? 'warn' : !inf.synced ? 'info' : troubled && c.errors > 0 ? 'warn' : 'ok',
   };
   if (inf.lastResourceVersion !== undefined) lane.lastResourceVersion = inf.lastResourceVersion;
+  if (!inf.synced && inf.lastError) {
+    lane.blockingError = `${inf.lastError.code || ''} ${inf.lastError.reason}`.trim();
+    lane.tone = 'err';
+  }
   return lane;
 }
 
