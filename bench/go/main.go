@@ -17,6 +17,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/fields"
 	apiruntime "k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/watch"
@@ -252,6 +253,24 @@ func benchSandbox(url, namespace, fromRV string, objects, events, reps int) {
 			return ms(start), -1
 		})
 	}
+	run(fmt.Sprintf("sandbox informer sync %gk configmaps", float64(objects)/1000), objects, reps, func() (float64, float64) {
+		lw := noWatchList{cache.NewListWatchFromClient(cs.RESTClient(), "configmaps", namespace, fields.Everything())}
+		inf := cache.NewSharedIndexInformer(lw, &corev1.ConfigMap{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+		done := make(chan struct{})
+		count := 0
+		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{AddFunc: func(any) {
+			count++
+			if count == objects {
+				close(done)
+			}
+		}})
+		sctx, cancel := context.WithCancel(ctx)
+		defer cancel()
+		start := time.Now()
+		go inf.RunWithContext(sctx)
+		<-done
+		return ms(start), -1
+	})
 	run(fmt.Sprintf("sandbox watch replay %gk events", float64(events)/1000), events, reps, func() (float64, float64) {
 		start := time.Now()
 		w, err := cms.Watch(ctx, metav1.ListOptions{ResourceVersion: fromRV})
@@ -297,7 +316,7 @@ func main() {
 		case "informer":
 			benchInformer(s)
 		case "sandbox":
-			benchSandbox(*sandboxURL, *namespace, *fromRV, *objects, *events, max(1, s.reps-2))
+			benchSandbox(*sandboxURL, *namespace, *fromRV, *objects, *events, s.reps)
 		case "":
 		default:
 			fmt.Fprintf(os.Stderr, "unknown workload %q\n", w)
