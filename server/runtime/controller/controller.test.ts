@@ -12,7 +12,7 @@ import { FakeInformerCache } from '../testing/fake-informer';
 import { FakeRequestQueue } from '../testing/fake-request-queue';
 import { RecordingProbe } from '../testing/recording-probe';
 import { terminalError } from '../util/errors';
-import { Controller } from './controller';
+import { Controller, isPanic } from './controller';
 import type { ControllerOptions } from './options';
 
 const req: Request = { namespace: 'foo', name: 'bar' };
@@ -499,5 +499,15 @@ describe('Controller observability', () => {
     expect(queue.calls.find((x) => x.op === 'add')?.cause).toEqual({ type: 'manual' });
     ac.abort();
     await run;
+  });
+});
+
+describe('isPanic', () => {
+  it('treats TypeError-like and non-Error throws as panics, ordinary errors as errors', () => {
+    expect(isPanic(new TypeError('x'))).toBe(true);
+    expect(isPanic(new RangeError('x'))).toBe(true);
+    expect(isPanic('a string')).toBe(true);
+    expect(isPanic(new Error('x'))).toBe(false);
+    expect(isPanic(terminalError(new Error('x')))).toBe(false);
   });
 });

@@ -1,10 +1,11 @@
 // Ports controller-runtime pkg/handler/enqueue.go: EnqueueRequestForObject.
+import type { KubeObject } from '../../../shared/models/object';
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import { enqueue, isResync, lowPriorityFor, refOf, requestOf, type EventHandler } from './eventhandler';
 
 /** One request per event, for the object itself (the new object on updates). */
 export function enqueueRequestForObject(): EventHandler {
-  const cause = (eventType: EnqueueCause['eventType'], ...[obj, gvk]: Parameters<typeof refOf>): EnqueueCause => ({
+  const cause = (eventType: EnqueueCause['eventType'], obj: KubeObject, gvk?: string): EnqueueCause => ({
     type: 'event',
     eventType,
     source: refOf(obj, gvk),
