@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
 import { ScriptedListWatch } from '../testing/scripted-list-watch';
-import { filteringResourceEventHandler, newIndexerInformer, processDeltas } from './controller';
+import { Controller, filteringResourceEventHandler, newIndexerInformer, processDeltas } from './controller';
 import { DeltaFIFO, type Deltas } from './delta-fifo';
 import type { Queue } from './fifo';
 import { DeletedFinalStateUnknown, type ResourceEventHandler } from './interfaces';
@@ -181,5 +181,24 @@ describe('controller_test', () => {
       expect(deletes.size).toBe(20);
       expect([...deletes.values()].every((n) => n === 1)).toBe(true);
     });
+  });
+});
+
+describe('Controller.run', () => {
+  it('once stopped, items still queued are not processed', async () => {
+    const fifo = new DeltaFIFO<KubeObject>();
+    fifo.add(pod('a', '1'));
+    const seen: string[] = [];
+    const c = new Controller<KubeObject>({
+      queue: fifo,
+      listerWatcher: new ScriptedListWatch({ clock: new FakeClock() }),
+      process: (d) => void seen.push(String((d[0]?.object as KubeObject).metadata.name)),
+      clock: new FakeClock(),
+    });
+    const stop = new AbortController();
+    stop.abort();
+    await c.run(stop.signal);
+    expect(seen).toEqual([]);
+    expect(fifo.isClosed()).toBe(true);
   });
 });

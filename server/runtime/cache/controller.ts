@@ -83,7 +83,7 @@ export class Controller<T extends KubeObject = KubeObject> {
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
     const reflectorDone = this.reflector.run(signal);
-    await this.processLoop();
+    await this.processLoop(signal);
     await reflectorDone;
   }
 
@@ -95,8 +95,9 @@ export class Controller<T extends KubeObject = KubeObject> {
     return this.reflector.lastSyncResourceVersion();
   }
 
-  private async processLoop(): Promise<void> {
-    for (;;) {
+  private async processLoop(signal: AbortSignal): Promise<void> {
+    // Checked before each pop, as upstream: once stopped, queued items are left unprocessed.
+    while (!signal.aborted) {
       try {
         await this.config.queue.pop(this.config.process);
       } catch (err) {

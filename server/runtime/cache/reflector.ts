@@ -5,10 +5,10 @@ import type { KubeObject } from '../../../shared/models/object';
 import type { ReflectorState } from '../../../shared/protocol/events-cache';
 import type { InformerId } from '../../../shared/protocol/ids';
 import type { ListOptions, ListerWatcher, WatchStream } from '../client/lister-watcher';
-import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { NOOP_PROBE } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
-import { BackoffManager, type BackoffOptions } from './backoff';
+import { BackoffManager } from './backoff';
 import type { WatchErrorHandler } from './interfaces';
 import { DEFAULT_PAGE_SIZE, listPages } from './pager';
 import {
@@ -22,51 +22,13 @@ import {
 import { ReflectorReporter } from './reflector-reporter';
 import type { ReflectorStore } from './reflector-store';
 import { RetryWithDeadline } from './retry-with-deadline';
+import { DEFAULT_MIN_WATCH_TIMEOUT_MS, type ReflectorOptions } from './reflector-options';
 import { StopSource, handleWatch, openWatch, type OpenWatch } from './watch-handler';
 import { abortable, startResyncTimer } from './reflector-util';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
 import { newStore } from './store';
 
-/** The floor of the randomized watch timeout: [min, 2·min). */
-export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 5 * 60_000;
-
-export interface ReflectorOptions<T extends KubeObject> {
-  listerWatcher: ListerWatcher<T>;
-  store: ReflectorStore<T>;
-  /** Default "reflector". Used in messages. */
-  name?: string;
-  /** "v1/Pod" or "apps/v1/Deployment": watch events of another apiVersion/kind are dropped (a value without
-   *  "/" only names things). Default: accept any. */
-  expectedGVK?: string;
-  /** Names the informer in probe events. Default expectedGVK, else name. */
-  informer?: InformerId;
-  /** How often to call store.resync() while watching (ms); 0 = never. Default 0. */
-  resyncPeriodMs?: number;
-  /** Consulted before each resync; default always. */
-  shouldResync?: () => boolean;
-  /** LIST page size; 0 = the pager's default rules. Default 0. */
-  watchListPageSize?: number;
-  /** Only honoured above the 5-minute default. */
-  minWatchTimeoutMs?: number;
-  /** Default REFLECTOR_BACKOFF (800ms ×2 jitter 1 cap 30s, reset after 2 min). */
-  backoff?: Partial<BackoffOptions>;
-  /** Retry watches that end with a 500 for this long (ms) before relisting; 0 = never. Default 0. */
-  maxInternalErrorRetryDurationMs?: number;
-  /** Called with errors that end a list-and-watch cycle. Default: none (the probe still reports them). */
-  watchErrorHandler?: WatchErrorHandler;
-  /** Default realClock. */
-  clock?: Clock;
-  /** Default NOOP_PROBE. */
-  probe?: Probe;
-  /** Default Math.random (jitter and watch timeouts). */
-  random?: () => number;
-  /**
-   * Get the initial state from one WatchList stream (sendInitialEvents=true) instead of a LIST, falling
-   * back to LIST on errors. Default false (client-go turns it on by default since 1.35; the servers we
-   * talk to may not support it).
-   */
-  useWatchList?: boolean;
-}
+export { DEFAULT_MIN_WATCH_TIMEOUT_MS, type ReflectorOptions } from './reflector-options';
 
 export class Reflector<T extends KubeObject = KubeObject> {
   readonly name: string;

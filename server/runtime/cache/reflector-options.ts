@@ -1,0 +1,51 @@
+// The Reflector's options (client-go tools/cache/reflector.go ReflectorOptions and NewReflector's
+// arguments), with their defaults.
+import type { KubeObject } from '../../../shared/models/object';
+import type { InformerId } from '../../../shared/protocol/ids';
+import type { ListerWatcher } from '../client/lister-watcher';
+import type { Probe } from '../instrumentation/probe';
+import type { Clock } from '../util/clock';
+import type { BackoffOptions } from './backoff';
+import type { WatchErrorHandler } from './interfaces';
+import type { ReflectorStore } from './reflector-store';
+
+/** The floor of the randomized watch timeout: [min, 2·min). */
+export const DEFAULT_MIN_WATCH_TIMEOUT_MS = 5 * 60_000;
+
+export interface ReflectorOptions<T extends KubeObject> {
+  listerWatcher: ListerWatcher<T>;
+  store: ReflectorStore<T>;
+  /** Default "reflector". Used in messages. */
+  name?: string;
+  /** "v1/Pod" or "apps/v1/Deployment": watch events of another apiVersion/kind are dropped (a value without
+   *  "/" only names things). Default: accept any. */
+  expectedGVK?: string;
+  /** Names the informer in probe events. Default expectedGVK, else name. */
+  informer?: InformerId;
+  /** How often to call store.resync() while watching (ms); 0 = never. Default 0. */
+  resyncPeriodMs?: number;
+  /** Consulted before each resync; default always. */
+  shouldResync?: () => boolean;
+  /** LIST page size; 0 = the pager's default rules. Default 0. */
+  watchListPageSize?: number;
+  /** Only honoured above the 5-minute default. */
+  minWatchTimeoutMs?: number;
+  /** Default REFLECTOR_BACKOFF (800ms ×2 jitter 1 cap 30s, reset after 2 min). */
+  backoff?: Partial<BackoffOptions>;
+  /** Retry watches that end with a 500 for this long (ms) before relisting; 0 = never. Default 0. */
+  maxInternalErrorRetryDurationMs?: number;
+  /** Called with errors that end a list-and-watch cycle. Default: none (the probe still reports them). */
+  watchErrorHandler?: WatchErrorHandler;
+  /** Default realClock. */
+  clock?: Clock;
+  /** Default NOOP_PROBE. */
+  probe?: Probe;
+  /** Default Math.random (jitter and watch timeouts). */
+  random?: () => number;
+  /**
+   * Get the initial state from one WatchList stream (sendInitialEvents=true) instead of a LIST, falling
+   * back to LIST on errors. Default false (client-go turns it on by default since 1.35; the servers we
+   * talk to may not support it).
+   */
+  useWatchList?: boolean;
+}
