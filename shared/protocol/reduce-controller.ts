@@ -101,8 +101,10 @@ function evictKeys(d: Draft, c: ControllerView, keep: string): void {
   const target = Math.floor(d.view.limits.maxKeysPerController * 0.9);
   const rank = { idle: 0, waiting: 1, ready: 1, processing: 2 };
   const keys = d.child(c, 'keys');
+  const held = new Set(Object.values(c.workerStates).map((w) => w.key));
+  // A key marked processing that no worker holds (its done was lost) may go, last: the cap must hold.
   const victims = Object.values(keys)
-    .filter((k) => k.state !== 'processing' && k.key !== keep)
+    .filter((k) => !held.has(k.key) && k.key !== keep)
     .sort((a, b) => rank[a.state] - rank[b.state] || a.lastTs - b.lastTs)
     .slice(0, c.keyCount - target);
   for (const k of victims) delete keys[k.key];

@@ -138,7 +138,7 @@ describe('reduce under arbitrary event orders', () => {
       hotLoopThreshold: 2,
     };
     fc.assert(
-      fc.property(fc.array(fc.tuple(event, fc.nat(3000)), { maxLength: 150 }), fc.nat(20), (items, batch) => {
+      fc.property(fc.array(fc.tuple(event, fc.nat(3000)), { maxLength: 300 }), fc.nat(20), (items, batch) => {
         let ts = 1_000_000;
         const stamped = items.map(([e, dt], i) => ({ ...e, seq: i + 1, ts: (ts += dt) }) as StampedEvent);
         let v = createView(limits);
