@@ -1,5 +1,6 @@
 // The shell: top bar (connection, server, stream rate), the navigation in pipeline order, banners for the
 // states a user must not miss (no connection, version mismatch, replay, lagging), and the focused panel.
+import { useCallback, useEffect } from 'react';
 import type { ReactNode } from 'react';
 import type { RuntimeView } from '../shared/protocol/view';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
@@ -143,7 +144,7 @@ export function Shell({
           type="button"
           className="btn small"
           onClick={() => store.setFrozen(!state.frozen)}
-          title="Freeze the display to read it; data keeps arriving"
+          title="Freeze the display to read it; data keeps arriving (key .)"
           data-testid="freeze"
         >
           {state.frozen ? '▶ Unfreeze' : '❚❚ Freeze'}
@@ -160,6 +161,7 @@ export function Shell({
                 className={`nav-item ${route.panel === n.id ? 'active' : ''}`}
                 onClick={() => navigate({ panel: n.id })}
                 data-testid={`nav-${n.id}`}
+                title={n.step ? `${n.label} (key ${n.step})` : n.id === 'overview' ? 'Overview (key 0)' : n.label}
               >
                 <span className="step">{n.step ?? ''}</span>
                 {n.label}
@@ -179,9 +181,26 @@ export function Shell({
   );
 }
 
+/** Digits jump to the numbered blocks (0 = overview), "." freezes or unfreezes, as in a debugger. */
+function useShortcuts(onFreeze: () => void): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      const t = e.target as HTMLElement | null;
+      if (e.ctrlKey || e.metaKey || e.altKey || (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName))) return;
+      if (e.key === '.') return onFreeze();
+      const entry = e.key === '0' ? NAV[0] : NAV.find((n) => n.step === e.key);
+      if (entry) navigate({ panel: entry.id });
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [onFreeze]);
+}
+
 export function App({ serverHash }: { serverHash?: string }) {
   const state = useStoreState((s) => s);
+  const store = useStore();
   const route = useRoute(serverHash);
+  useShortcuts(useCallback(() => store.setFrozen(!store.getState().frozen), [store]));
   const wall = useNow(250);
   // A frozen or replayed view is read in its own time; a live one in wall time (for countdowns).
   const now =

@@ -1,7 +1,7 @@
 // The application-level handshake against a scripted socket: snapshot on first hello, in-order batches,
 // resume from (epoch, seq) after a gap or reconnect, a fresh snapshot after a server restart, and the
 // version-mismatch stop. No network: the socket is a fake with explicit delivery.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { StampedEvent } from '../../shared/protocol/events';
 import type { EventBatch, HelloRequest, HelloResult, ServerInfo, ServerStatus } from '../../shared/protocol/socket';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
@@ -202,5 +202,21 @@ describe('Connection', () => {
     socket.fire('disconnect', 'transport close');
     socket.connect();
     expect(socket.hellos[1]?.subscription).toEqual({ namespaces: ['team-a'] });
+  });
+
+  it('asks again when the server cannot answer hello yet', () => {
+    vi.useFakeTimers();
+    try {
+      const { socket, store, conn } = setup();
+      socket.answer = () => ({ type: 'error', error: 'caches not started' });
+      conn.start();
+      expect(store.getState().status).toMatchObject({ state: 'disconnected', error: 'caches not started' });
+      socket.answer = () => ({ type: 'snapshot', server: info('A'), status, seq: 0, view: createView() });
+      vi.advanceTimersByTime(2000);
+      expect(socket.hellos).toHaveLength(2);
+      expect(store.getState().status).toEqual({ state: 'live' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });

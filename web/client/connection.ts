@@ -70,6 +70,9 @@ export function tokenFromPage(): string | undefined {
   }
 }
 
+/** Delay before asking again when the server answered hello with an error. */
+const HELLO_RETRY_MS = 2000;
+
 export class Connection {
   private readonly store: RuntimeStore;
   private readonly socket: DashboardSocket;
@@ -227,7 +230,12 @@ export class Connection {
         this.socket.disconnect();
         return;
       case 'error':
+        // The server is up but cannot answer yet (e.g. still starting): ask again shortly.
+        this.attempt++;
         this.store.setStatus({ state: 'disconnected', since: this.now(), error: res.error, attempt: this.attempt });
+        setTimeout(() => {
+          if (!this.stopped && this.socket.connected) this.sendHello('retry');
+        }, HELLO_RETRY_MS);
         return;
     }
   }
