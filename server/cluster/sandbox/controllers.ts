@@ -162,7 +162,7 @@ export class BuiltinControllers {
       const spec = crd.spec as { group?: string; names?: { plural?: string } };
       const gr = grKey(spec.group ?? '', spec.names?.plural ?? '');
       const served = this.ctx.registry.all().find((t) => t.crdName === name);
-      const remaining = this.ctx.storage.list(gr).items;
+      const remaining = this.ctx.storage.list(gr, { readOnly: true }).items;
       if (served && remaining.length > 0) {
         for (const o of remaining) if (!o.metadata.deletionTimestamp) this.tryDelete(served, o);
         continue;
@@ -189,7 +189,7 @@ export class BuiltinControllers {
       let remaining = 0;
       for (const t of this.ctx.registry.all()) {
         if (!t.namespaced || t.storageGroup !== undefined || this.typeOf(grKey(t.group, t.resource)) !== t) continue;
-        for (const o of this.ctx.storage.list(grKey(t.group, t.resource), { namespace: name }).items) {
+        for (const o of this.ctx.storage.list(grKey(t.group, t.resource), { namespace: name, readOnly: true }).items) {
           remaining++;
           if (!o.metadata.deletionTimestamp) this.tryDelete(t, o);
           else if (t.group === '' && t.resource === 'pods') {
@@ -222,7 +222,7 @@ export class BuiltinControllers {
     this.gcQueue.clear();
     for (const l of work) {
       const [gr, key] = splitLoc(l);
-      const obj = this.ctx.storage.get(gr, key);
+      const obj = this.ctx.storage.peek(gr, key);
       const type = this.typeOf(gr);
       if (!obj || !type) continue;
       const m = obj.metadata;
@@ -232,7 +232,7 @@ export class BuiltinControllers {
         const out: { type: ResourceType; obj: KubeObject }[] = [];
         for (const d of this.dependents.get(uid) ?? []) {
           const [dgr, dkey] = splitLoc(d);
-          const dobj = this.ctx.storage.get(dgr, dkey);
+          const dobj = this.ctx.storage.peek(dgr, dkey);
           const dtype = this.typeOf(dgr);
           if (dobj && dtype) out.push({ type: dtype, obj: dobj });
         }

@@ -39,13 +39,15 @@ export function presentItems(type: ResourceType, items: KubeObject[]): KubeObjec
   });
 }
 
+/** LIST for the HTTP layer: the returned items share structure with storage and must only be serialized. */
 export async function listObjects(
   ctx: SandboxContext,
   type: ResourceType,
   namespace: string | undefined,
   opts: ListOptions,
 ): Promise<KubeList> {
-  const matches = selectorMatcher(type, opts);
+  const matcher = selectorMatcher(type, opts);
+  const matches = opts.labelSelector.empty && opts.fieldSelector.empty ? () => true : matcher;
   const current = ctx.storage.currentRv;
   let snapshot = current;
   let exact = false;
@@ -86,6 +88,7 @@ export async function listObjects(
   const listed = ctx.storage.list(grOf(type), {
     ...(type.namespaced && namespace ? { namespace } : {}),
     ...(exact ? { atRv: snapshot } : {}),
+    readOnly: true,
   });
   const selected: { key: string; obj: KubeObject }[] = [];
   listed.items.forEach((obj, i) => {
@@ -104,6 +107,7 @@ export async function listObjects(
     kind: type.listKind,
     apiVersion: apiVersionOf(type),
     metadata: meta,
+    // No copies: the HTTP layer serializes the page straight away and never changes it.
     items: presentItems(
       type,
       page.map((p) => p.obj),

@@ -32,8 +32,11 @@ export const grKey = (group: string, resource: string): string => `${group}/${re
 export const objectKey = (namespace: string | undefined, name: string): string =>
   namespace ? `${namespace}/${name}` : name;
 
-/** Deep copy at every boundary so nobody can change stored state behind the server's back. */
-export const deepCopy = <T>(v: T): T => structuredClone(v);
+/**
+ * Deep copy at every boundary so nobody can change stored state behind the server's back. Objects are
+ * plain JSON, so a JSON round trip suffices (and drops undefined members the way the wire would).
+ */
+export const deepCopy = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
 
 export class ObjectStorage {
   private readonly clock: Clock;
@@ -70,6 +73,11 @@ export class ObjectStorage {
     return o ? deepCopy(o) : undefined;
   }
 
+  /** The stored object itself, for callers that only read it (never mutate the result). */
+  peek(gr: string, key: string): KubeObject | undefined {
+    return this.data.get(gr)?.get(key);
+  }
+
   /** Where an object with this uid lives, if it exists. */
   locateUid(uid: string): { gr: string; key: string } | undefined {
     return this.uids.get(uid);
@@ -84,7 +92,10 @@ export class ObjectStorage {
    * Objects of one group/resource in key order (namespace, then name), optionally under a namespace,
    * as of revision `atRv` (default: now). Throws 410 when atRv is older than the retained history.
    */
-  list(gr: string, opts: { namespace?: string; atRv?: number } = {}): { items: KubeObject[]; keys: string[] } {
+  list(
+    gr: string,
+    opts: { namespace?: string; atRv?: number; readOnly?: boolean } = {},
+  ): { items: KubeObject[]; keys: string[] } {
     const current = new Map(this.data.get(gr) ?? []);
     if (opts.atRv !== undefined && opts.atRv < this.rv) {
       if (opts.atRv < this.compactedRevision) throw newGone('The resourceVersion for the provided list is too old.');
@@ -98,7 +109,11 @@ export class ObjectStorage {
     }
     const prefix = opts.namespace ? `${opts.namespace}/` : undefined;
     const keys = [...current.keys()].filter((k) => !prefix || k.startsWith(prefix)).sort(byteOrder);
-    return { keys, items: keys.map((k) => deepCopy(current.get(k) as KubeObject)) };
+    // readOnly callers (serializers, matchers) promise not to mutate and skip the copies.
+    return {
+      keys,
+      items: keys.map((k) => (opts.readOnly ? (current.get(k) as KubeObject) : deepCopy(current.get(k) as KubeObject))),
+    };
   }
 
   /** Stores a new object under a fresh revision. The caller has checked that the key is free. */

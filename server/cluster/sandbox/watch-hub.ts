@@ -72,10 +72,10 @@ class Watcher implements WatchHandle {
       if (initial) {
         this.floorRv = ctx.storage.currentRv;
         this.unsubscribe = ctx.storage.subscribe((e) => this.onEvent(e));
-        const { items } = ctx.storage.list(
-          this.gr,
-          spec.type.namespaced && spec.namespace ? { namespace: spec.namespace } : {},
-        );
+        const { items } = ctx.storage.list(this.gr, {
+          ...(spec.type.namespaced && spec.namespace ? { namespace: spec.namespace } : {}),
+          readOnly: true,
+        });
         for (const o of items) if (spec.matches(withTypeMeta(o, spec.type))) this.emit('ADDED', o);
         if (spec.allowWatchBookmarks) this.bookmark(true);
       } else {
