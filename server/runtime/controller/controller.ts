@@ -293,7 +293,7 @@ export class Controller {
     if (timedOut) this.metrics.reconcileTimeouts.inc({ controller: this.name });
     if (hasErr) {
       this.log.error(err, 'Reconciler error', { object: key, namespace: req.namespace, name: req.name });
-      this.stepper.reconcileFailed();
+      this.stepper.reconcileFailed(key);
     }
     const handled = handleResult({
       queue,

@@ -5,6 +5,7 @@ import { reconcileFunc, requestKey, type Request } from '../reconcile/reconcile'
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
 import { FakeRequestQueue } from '../testing/fake-request-queue';
 import { Controller } from './controller';
+import { stepPort } from './step-port';
 import { Stepper, type StepperState } from './stepper';
 
 function setup(fail: (r: Request) => boolean = () => false) {
@@ -112,5 +113,42 @@ describe('Stepper', () => {
     s.step(2);
     expect(states.at(-1)).toMatchObject({ stepMode: true, permits: 2 });
     expect(() => s.setBreakpoint({})).toThrow();
+  });
+});
+
+describe('stepPort (the dashboard ControllerStepper shape)', () => {
+  it('holds, steps, resumes and reports StepState', async () => {
+    const { c, queue, seen, stop } = setup((r) => r.name === 'b');
+    const port = stepPort(c);
+    expect(port.hold()).toMatchObject({ controller: 'stepped', holding: true, held: 0 });
+    await flushMicrotasks();
+    add(queue, 'a', 'b');
+    expect(port.state().held).toBe(2);
+    port.next();
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a']);
+    port.setBreakpoint({ onError: true }, false);
+    port.setBreakpoint({ key: 'ns/z' }, false);
+    expect(port.state().breakpoints).toEqual({ keys: ['ns/z'], onError: true });
+    port.setBreakpoint({ key: 'ns/z' }, true);
+    expect(port.state().breakpoints.keys).toEqual([]);
+    port.next();
+    await flushMicrotasks();
+    expect(port.state().pausedAt).toEqual({ key: 'ns/b', reason: 'error' });
+    expect(port.resume().holding).toBe(false);
+    await stop();
+  });
+
+  it('names the held key that next() releases after a key breakpoint', async () => {
+    const { c, queue, seen, stop } = setup();
+    const port = stepPort(c);
+    port.setBreakpoint({ key: 'ns/a' }, false);
+    add(queue, 'a');
+    await flushMicrotasks();
+    expect(port.state()).toMatchObject({ holding: true, pausedAt: { key: 'ns/a', reason: 'key' } });
+    expect(port.next().released).toBe('ns/a');
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a']);
+    await stop();
   });
 });

@@ -11,6 +11,8 @@ export interface Breakpoint {
 
 export interface StepperState {
   stepMode: boolean;
+  /** What the last breakpoint stopped on (cleared when dispatch resumes). */
+  pausedAt?: { key: string; reason: 'key' | 'error' };
   /** Dispatches granted by step() and not yet used. */
   permits: number;
   /** Workers waiting for a permit. */
@@ -27,6 +29,8 @@ export interface ControllerStepper {
   /** Lets n more items through to workers. */
   step(n?: number): void;
   setBreakpoint(bp: Breakpoint): void;
+  /** Removes breakpoints equal to bp (same key, or the onError one). */
+  removeBreakpoint(bp: Breakpoint): void;
   clearBreakpoints(): void;
   state(): StepperState;
   /** Called on every state change; returns an unsubscribe function. */
@@ -42,6 +46,7 @@ export class Stepper implements ControllerStepper {
   private stepMode = false;
   private permits = 0;
   private breakpoints: Breakpoint[] = [];
+  private pausedAt?: { key: string; reason: 'key' | 'error' };
   private readonly waiters: Waiter[] = [];
   private readonly listeners = new Set<(s: StepperState) => void>();
 
@@ -55,6 +60,7 @@ export class Stepper implements ControllerStepper {
   disableStepMode(): void {
     this.stepMode = false;
     this.permits = 0;
+    this.pausedAt = undefined;
     for (const w of this.waiters.splice(0)) w.resolve();
     this.changed();
   }
@@ -72,6 +78,13 @@ export class Stepper implements ControllerStepper {
     this.changed();
   }
 
+  removeBreakpoint(bp: Breakpoint): void {
+    this.breakpoints = this.breakpoints.filter((b) =>
+      bp.key !== undefined ? b.key !== bp.key : !(bp.onError && b.onError && b.key === undefined),
+    );
+    this.changed();
+  }
+
   clearBreakpoints(): void {
     this.breakpoints = [];
     this.changed();
@@ -80,6 +93,7 @@ export class Stepper implements ControllerStepper {
   state(): StepperState {
     return {
       stepMode: this.stepMode,
+      ...(this.pausedAt ? { pausedAt: { ...this.pausedAt } } : {}),
       permits: this.permits,
       waitingWorkers: this.waiters.filter((w) => w.key === undefined).length,
       held: this.waiters.filter((w) => w.key !== undefined).map((w) => w.key as string),
@@ -112,12 +126,24 @@ export class Stepper implements ControllerStepper {
     if (admittedByStep) return;
     if (!this.breakpoints.some((b) => b.key === key)) return;
     this.enableStepMode();
+    this.pausedAt = { key, reason: 'key' };
     await this.wait(signal, key);
   }
 
-  /** A reconcile ended in an error: an onError breakpoint pauses further dispatch. */
-  reconcileFailed(): void {
-    if (this.breakpoints.some((b) => b.onError)) this.enableStepMode();
+  /** A reconcile of key ended in an error: an onError breakpoint pauses further dispatch. */
+  reconcileFailed(key: string): void {
+    if (!this.breakpoints.some((b) => b.onError)) return;
+    this.enableStepMode();
+    this.pausedAt = { key, reason: 'error' };
+    this.changed();
+  }
+
+  /** Releases one dispatch; returns the key of a held (breakpoint) item it let go, if that is what it released. */
+  stepOne(): string | undefined {
+    if (!this.stepMode) return undefined;
+    const held = this.waiters.find((w) => w.key !== undefined)?.key;
+    this.step(1);
+    return held;
   }
 
   private wait(signal: AbortSignal, key?: string): Promise<void> {
