@@ -96,10 +96,13 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
       cwd: root,
       stdio: 'inherit',
     });
-    product = existsSync(join(root, 'server/main.ts')) ? await startProduct() : await startSynthetic();
+    product =
+      existsSync(join(root, 'server/main.ts')) && existsSync(join(root, 'server/cli.ts'))
+        ? await startProduct()
+        : await startSynthetic();
     if (product.kind === 'synthetic') {
       console.warn(
-        'server/main.ts does not exist yet: testing against the dashboard transport fed by synthetic events',
+        'server/main.ts or server/cli.ts does not exist yet: testing against the dashboard transport fed by synthetic events',
       );
     }
     browser = await chromium.launch({
