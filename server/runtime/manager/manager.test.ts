@@ -263,6 +263,8 @@ describe('Manager leader election', () => {
       await c.watch(funcSource(() => void started.push(name)));
       second.add(c);
     }
+    expect(second.getControllers().map((c) => c.name)).toEqual(['warm', 'cold']);
+    expect(second.getController('warm')?.name).toBe('warm');
     const ac = new AbortController();
     const r1 = first.start(ac.signal);
     await until(clock, () => first.isLeader());

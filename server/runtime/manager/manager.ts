@@ -12,6 +12,7 @@ import { HttpClient } from '../client/http';
 import type { Client, Reader } from '../client/interfaces';
 import { newAPIReader, RestClient } from '../client/rest-client';
 import { DynamicRESTMapper } from '../client/rest-mapper';
+import { Controller } from '../controller/controller';
 import type { ControllerConfig } from '../controller/options';
 import { wellKnownScope } from '../handler/enqueue-owner';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
@@ -48,6 +49,7 @@ export class Manager {
   private readonly mapper?: DynamicRESTMapper;
   private readonly lock?: ResourceLock;
   private readonly runnables: Runnables;
+  private readonly controllers = new Map<string, Controller>();
   private readonly healthChecks = new Map<string, Checker>();
   private readonly readyChecks = new Map<string, Checker>();
   private readonly healthServer?: HealthProbeServer;
@@ -110,7 +112,18 @@ export class Manager {
 
   /** Add: classifies r into its group (started at once if that group already runs). */
   add(r: Runnable): GroupName {
-    return this.runnables.add(r);
+    const group = this.runnables.add(r);
+    if (r instanceof Controller) this.controllers.set(r.name, r);
+    return group;
+  }
+
+  /** Controllers added to this manager, by name (for the dashboard's steppers and requeue). */
+  getController(name: string): Controller | undefined {
+    return this.controllers.get(name);
+  }
+
+  getControllers(): Controller[] {
+    return [...this.controllers.values()];
   }
 
   getClient(): Client {
