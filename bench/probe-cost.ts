@@ -20,6 +20,18 @@ class DroppingProbe implements Probe {
   }
 }
 
+/**
+ * Disabled, yet counts emit calls: every emit site is meant to be guarded by `if (probe.enabled)`, so this
+ * must stay at zero. A non-zero count names an unguarded site that builds events nobody asked for.
+ */
+class DisabledCountingProbe implements Probe {
+  readonly enabled = false;
+  events = 0;
+  emit(): void {
+    this.events++;
+  }
+}
+
 interface Harness {
   probe: Probe;
   /** Lets the recorder read the informer's cached objects, as the composition root wires it. */
@@ -31,13 +43,24 @@ interface Harness {
 
 interface Variant {
   name: string;
+  /** Whether the probe is enabled, i.e. events are built. */
+  listens: boolean;
   make: () => Harness;
 }
 
 const VARIANTS: Variant[] = [
-  { name: 'NOOP_PROBE', make: () => ({ probe: NOOP_PROBE }) },
+  { name: 'NOOP_PROBE', listens: false, make: () => ({ probe: NOOP_PROBE }) },
+  {
+    name: 'disabled, counts emit calls',
+    listens: false,
+    make: () => {
+      const probe = new DisabledCountingProbe();
+      return { probe, events: () => probe.events };
+    },
+  },
   {
     name: 'enabled, drops events',
+    listens: true,
     make: () => {
       const probe = new DroppingProbe();
       return { probe, events: () => probe.events };
@@ -45,6 +68,7 @@ const VARIANTS: Variant[] = [
   },
   {
     name: 'dashboard Recorder',
+    listens: true,
     make: () => {
       let store: CacheStore<KubeObject> | undefined;
       const recorder = new Recorder({
@@ -116,9 +140,10 @@ export async function benchProbeCost(s: Shape): Promise<Figure[]> {
         notes.push(
           `${m.ms >= baseline ? '+' : ''}${(((m.ms - baseline) / baseline) * 100).toFixed(0)}% time vs NOOP_PROBE`,
         );
-      if (m.events !== undefined) {
+      if (m.events !== undefined && !v.listens) notes.push(`${m.events} emit calls (must be 0)`);
+      if (m.events !== undefined && v.listens) {
         notes.push(`${m.events} events`);
-        if (i > 0) notes.push(`${(((m.ms - baseline) * 1000) / m.events).toFixed(2)} µs/event`);
+        if (m.events > 0) notes.push(`${(((m.ms - baseline) * 1000) / m.events).toFixed(2)} µs/event`);
       }
       out.push({
         bench: `probe cost: ${w.label} — ${v.name}`,
