@@ -153,9 +153,11 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
     return listener;
   }
 
-  /** Idempotent; a registration from another informer is ignored. */
+  /** Idempotent; a registration from another informer is ignored; something that is no registration throws. */
   removeEventHandler(registration: ResourceEventHandlerRegistration): void {
-    if (!(registration instanceof ProcessorListener)) return;
+    if (!(registration instanceof ProcessorListener)) {
+      throw new Error(`invalid key type ${typeof registration}: not a handler registration of a shared informer`);
+    }
     if (this.processor.removeListener(registration)) this.lifecycle('handlerRemoved', registration.name);
   }
 
