@@ -5,12 +5,7 @@ import type { KubeList, KubeObject, KubeStatus } from '../../../shared/models/ob
 import { grOf, type SandboxContext } from './context';
 import { isCrdType } from './create';
 import { CRD_CLEANUP_FINALIZER, markCrdTerminating } from './crds';
-import {
-  assertNamespaceDeletable,
-  isNamespaceType,
-  namespaceFinalizers,
-  newNamespaceStillTerminating,
-} from './namespaces';
+import { assertNamespaceDeletable, isNamespaceType, namespaceFinalizers } from './namespaces';
 import { withTypeMeta, type ResourceType } from './resources';
 import { objectKey } from './storage';
 import {
@@ -157,11 +152,14 @@ export function deleteObject(
   if (isNamespaceType(type)) {
     assertNamespaceDeletable(name);
     if (m.deletionTimestamp) {
-      if (namespaceFinalizers(stored).length > 0) throw newNamespaceStillTerminating(name);
+      // kube-apiserver 1.36 answers a repeated delete of a terminating namespace with it, unchanged.
+      if (namespaceFinalizers(stored).length > 0) {
+        return { code: 200, body: withTypeMeta(structuredClone(stored), type), removed: false };
+      }
     } else {
       const next = structuredClone(stored);
+      // The namespace registry sets only the timestamp (no deletionGracePeriodSeconds).
       next.metadata.deletionTimestamp = rfc3339(now);
-      next.metadata.deletionGracePeriodSeconds = 0;
       next.metadata.finalizers = finalizersFor(m.finalizers ?? [], opts);
       if (next.metadata.finalizers.length === 0) delete next.metadata.finalizers;
       next.status = { ...(isObject(next.status) ? next.status : {}), phase: 'Terminating' };

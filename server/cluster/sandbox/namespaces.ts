@@ -5,7 +5,7 @@ import type { KubeObject } from '../../../shared/models/object';
 import type { SandboxContext } from './context';
 import type { ResourceType } from './resources';
 import { grKey } from './storage';
-import { newForbidden, newNotFound, StatusError } from './status-errors';
+import { newForbidden, newNotFound } from './status-errors';
 
 export const SYSTEM_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 /** Namespaces whose deletion is refused (the lifecycle plugin's immortal set). */
@@ -55,15 +55,6 @@ export function assertNamespaceDeletable(name: string): void {
   if (IMMORTAL_NAMESPACES.includes(name)) {
     throw newForbidden({ group: '', resource: 'namespaces' }, name, 'this namespace may not be deleted');
   }
-}
-
-export function newNamespaceStillTerminating(name: string): StatusError {
-  return new StatusError(
-    409,
-    'Conflict',
-    `Operation cannot be fulfilled on namespaces "${name}": The system is ensuring all content is removed from this namespace.  Upon completion, this namespace will automatically be purged by the system.`,
-    { name, kind: 'namespaces' },
-  );
 }
 
 export function namespaceFinalizers(o: KubeObject): string[] {
