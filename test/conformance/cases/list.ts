@@ -258,6 +258,21 @@ export function listCases(target: GetTarget, _targetName: TargetName): void {
       expect(names(pagedAfterCompaction.list.items)).toEqual(['sa0', 'sa1', 'sa1b', 'sa2']);
     });
 
+    it('waits for a resourceVersion ahead of the server, then answers 504 Too large resource version', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const now = await lw.list({});
+      const ahead = String(rvNum(now) + 1_000_000n);
+      const err = await apiError(lw.list({ resourceVersion: ahead, resourceVersionMatch: 'NotOlderThan' }));
+      expect([err.code, err.reason]).toEqual([504, 'Timeout']);
+      expect(err.message).toMatch(new RegExp(`^Timeout: Too large resource version: ${ahead}, current: \\d+$`));
+      expect(statusOf(err).details).toMatchObject({
+        causes: [{ reason: 'ResourceVersionTooLarge', message: `Too large resource version` }],
+        retryAfterSeconds: 1,
+      });
+    });
+
     it('validates list options with 422 Invalid ListOptions', async () => {
       const t = target();
       const ns = await newNamespace(t);

@@ -81,6 +81,46 @@ export function watchCases(target: GetTarget, _targetName: TargetName): void {
       expect(last.metadata.resourceVersion).toBe(off.metadata.resourceVersion);
     });
 
+    it('starts a watch without resourceVersion with ADDED for every current object, then changes', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      await t.client.create(configMap(ns, 'n1'));
+      await t.client.create(configMap(ns, 'n2'));
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      for (const resourceVersion of [undefined, '0']) {
+        const stream = await lw.watch({ resourceVersion });
+        const pending = collect(stream, (evs) => evs.filter((e) => e.type === 'ADDED').length >= 3);
+        // The synthetic events come first, in no promised order.
+        const extra = await t.client.create(configMap(ns, `later-${resourceVersion ?? 'unset'}`));
+        const { events } = await pending;
+        const addedNames = events.filter((e) => e.type === 'ADDED').map((e) => (e.object as KubeObject).metadata.name);
+        expect(addedNames.slice(0, 2).sort(), `resourceVersion=${String(resourceVersion)}`).toEqual(['n1', 'n2']);
+        expect(addedNames[2]).toBe(extra.metadata.name);
+        expect(events.filter((e) => e.type !== 'ADDED' && e.type !== 'BOOKMARK')).toEqual([]);
+        await t.client.delete(extra);
+      }
+    });
+
+    it('watches a single object through a metadata.name field selector', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({
+        http: t.http,
+        gvr: CONFIGMAPS_GVR,
+        namespace: ns,
+        fieldSelector: 'metadata.name=one',
+      });
+      const start = await lw.list({});
+      const stream = await lw.watch({ resourceVersion: start.metadata.resourceVersion });
+      const pending = collect(stream, (evs) => evs.length >= 2);
+      const other = await t.client.create(configMap(ns, 'other'));
+      const one = await t.client.create(configMap(ns, 'one'));
+      await t.client.update({ ...other, data: { k: 'x' } });
+      await t.client.delete(one);
+      const { events } = await pending;
+      expect(summary(events)).toEqual(['ADDED one', 'DELETED one']);
+    });
+
     it('sends current objects then the initial-events-end bookmark for sendInitialEvents', async () => {
       const t = target();
       const ns = await newNamespace(t);

@@ -61,6 +61,32 @@ export function writeCases(target: GetTarget, _targetName: TargetName): void {
       expect(rvNum(third)).toBeGreaterThan(rvNum(second));
     });
 
+    it('validates and answers a dryRun create without storing it', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const out = await t.client.create(configMap(ns, 'dry'), { dryRun: true });
+      expect(out.metadata.name).toBe('dry');
+      expect(out.metadata.uid).toMatch(UUID);
+      expect(out.metadata.resourceVersion).toBeUndefined();
+      expect((await apiError(t.client.get(CONFIGMAP, { namespace: ns, name: 'dry' }))).code).toBe(404);
+      const invalid = await apiError(t.client.create(configMap(ns, 'Not_Valid'), { dryRun: true }));
+      expect(invalid.code).toBe(422);
+    });
+
+    it('lists built-in items without kind/apiVersion on the wire', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      await t.client.create(configMap(ns, 'bare'));
+      const raw = await t.http.request<{ kind: string; apiVersion: string; items: KubeObject[] }>({
+        path: `/api/v1/namespaces/${ns}/configmaps`,
+      });
+      expect([raw.kind, raw.apiVersion]).toEqual(['ConfigMapList', 'v1']);
+      expect(raw.items.map((i) => [i.kind, i.apiVersion, i.metadata.name])).toEqual([[undefined, undefined, 'bare']]);
+      // Our client fills them in from the list kind, as client-go's UnstructuredList does.
+      const typed = await t.client.list(CONFIGMAP, { namespace: ns });
+      expect(typed.items.map((i) => [i.kind, i.apiVersion])).toEqual([['ConfigMap', 'v1']]);
+    });
+
     it('refuses an existing name with 409 AlreadyExists', async () => {
       const t = target();
       const ns = await newNamespace(t);
