@@ -7,7 +7,8 @@ import { apiVersionOf, parseGroupVersion, WELL_KNOWN_KINDS } from '../client/gvk
 
 export { apiVersionOf, parseGroupVersion };
 
-export type KindDescriptor = GroupVersionKind | string;
+/** A type, named as a GVK, as an object names itself ({apiVersion, kind}), or as a string. */
+export type KindDescriptor = GroupVersionKind | { apiVersion: string; kind: string } | string;
 
 export interface GroupKind {
   group: string;
@@ -16,7 +17,10 @@ export interface GroupKind {
 
 /** Resolves a descriptor to a GVK; throws when a string cannot be understood. */
 export function toGVK(desc: KindDescriptor): GroupVersionKind {
-  if (typeof desc !== 'string') return { group: desc.group, version: desc.version, kind: desc.kind };
+  if (typeof desc !== 'string') {
+    if ('apiVersion' in desc) return { ...parseGroupVersion(desc.apiVersion), kind: desc.kind };
+    return { group: desc.group, version: desc.version, kind: desc.kind };
+  }
   const parts = desc.split('/');
   if (parts.length === 1) {
     const known = WELL_KNOWN_KINDS.find((k) => k.gvk.kind === desc)?.gvk;

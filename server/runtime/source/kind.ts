@@ -3,6 +3,7 @@
 // WaitForSync reports when the cache and this handler have seen the whole initial list.
 import type { GroupVersionKind, KubeObject } from '../../../shared/models/object';
 import type { SharedIndexInformer } from '../cache/interfaces';
+import { NoKindMatchError } from '../client/rest-mapper';
 import type { EventHandler } from '../handler/eventhandler';
 import type { Predicate } from '../predicate/predicate';
 import { realClock, type Clock } from '../util/clock';
@@ -74,7 +75,12 @@ export class Kind implements SyncingSource {
       } catch (err) {
         this.lastError = err;
         if (ctx.signal.aborted) throw err;
-        ctx.log?.error(err, 'failed to get informer from cache', { source: this.toString() });
+        const hint =
+          err instanceof NoKindMatchError ? 'if kind is a CRD, it should be installed before calling Start' : undefined;
+        ctx.log?.error(err, 'failed to get informer from cache', {
+          source: this.toString(),
+          ...(hint ? { hint } : {}),
+        });
         try {
           await this.clock.sleep(this.opts.getInformerRetryMs ?? 10_000, ctx.signal);
         } catch {
