@@ -8,20 +8,29 @@ import { hashDoc, openApiGroupVersionDoc, openApiRoot } from './openapi';
 import { handleResource, type ResourceHandlerDeps, type ResourceRequest } from './resource-handler';
 import type { ResourceRegistry } from './resources';
 
-export const SANDBOX_VERSION = {
-  major: '1',
-  minor: '32',
-  gitVersion: 'v1.32.0-controller-scope-sandbox',
-  gitCommit: '0000000000000000000000000000000000000000',
-  gitTreeState: 'clean',
-  buildDate: '2026-01-01T00:00:00Z',
-  goVersion: 'go1.23.4',
-  compiler: 'gc',
-  platform: 'linux/amd64',
-};
+/** The Kubernetes version the sandbox reports by default (kubectl 1.32 is the reference client). */
+export const DEFAULT_KUBERNETES_VERSION = 'v1.32.0';
+
+/** version.Info for a semver like `v1.36.3`; major/minor must be plain integers for e2e clients. */
+export function versionInfo(gitVersion: string): Record<string, string> {
+  const m = /^v(\d+)\.(\d+)/.exec(gitVersion);
+  return {
+    major: m?.[1] ?? '1',
+    minor: m?.[2] ?? '32',
+    gitVersion,
+    gitCommit: '0000000000000000000000000000000000000000',
+    gitTreeState: 'clean',
+    buildDate: '2026-01-01T00:00:00Z',
+    goVersion: 'go1.23.4',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
 
 export interface RouterDeps extends ResourceHandlerDeps {
   isReady(): boolean;
+  /** gitVersion served at /version. */
+  version: string;
   hostPort(): string;
 }
 
@@ -119,7 +128,7 @@ export async function route(deps: RouterDeps, req: IncomingMessage, res: ServerR
   const registry = deps.ctx.registry;
   const method = req.method ?? 'GET';
   try {
-    if (path === '/version' && method === 'GET') return sendJson(res, 200, SANDBOX_VERSION, { pretty });
+    if (path === '/version' && method === 'GET') return sendJson(res, 200, versionInfo(deps.version), { pretty });
     if (/^\/(healthz|livez|readyz)(\/|$)/.test(path)) return health(res, path, q, deps.isReady());
     const segs = path.split('/').filter(Boolean).map(decodeURIComponent);
     if (segs[0] === 'openapi') {

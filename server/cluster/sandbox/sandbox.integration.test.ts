@@ -45,6 +45,14 @@ describe('discovery and health', () => {
     ]);
   });
 
+  it('reports the configured Kubernetes version', async () => {
+    const other = new SandboxServer({ kubernetesVersion: 'v1.36.3' });
+    const { url } = await other.start();
+    const v = await request(url, 'GET', '/version');
+    await other.stop();
+    expect(v.body).toMatchObject({ major: '1', minor: '36', gitVersion: 'v1.36.3' });
+  });
+
   it('answers aggregated discovery with its content type, legacy otherwise', async () => {
     const agg = await req('GET', '/apis', undefined, {
       Accept: 'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,application/json',
@@ -240,6 +248,25 @@ describe('watch', () => {
     expect(Number((d?.object as KubeObject).metadata.resourceVersion)).toBeGreaterThan(
       Number(created.body.metadata.resourceVersion),
     );
+  });
+
+  it('sends one-row Tables when asked, with column definitions on the first event only', async () => {
+    const accept = { Accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' };
+    const w = await openWatch(base, `${CMS}?watch=true&resourceVersion=${server.store.resourceVersion}`, accept);
+    await req('POST', CMS, cm('table-1'));
+    await req('POST', CMS, cm('table-2'));
+    const first = (await w.next())?.object as {
+      kind: string;
+      columnDefinitions?: unknown[];
+      rows: { cells: unknown[] }[];
+    };
+    const second = (await w.next())?.object as { columnDefinitions?: unknown[]; rows: { cells: unknown[] }[] };
+    w.close();
+    expect(first.kind).toBe('Table');
+    expect(first.columnDefinitions).toHaveLength(3);
+    expect(first.rows[0]?.cells[0]).toBe('table-1');
+    expect(second.columnDefinitions).toBeUndefined();
+    expect(second.rows[0]?.cells[0]).toBe('table-2');
   });
 
   it('sends bookmarks when allowed', async () => {

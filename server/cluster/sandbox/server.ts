@@ -12,7 +12,7 @@ import { createObject } from './create';
 import { FaultInjector } from './faults';
 import { SYSTEM_NAMESPACES } from './namespaces';
 import { ResourceRegistry } from './resources';
-import { route } from './router';
+import { DEFAULT_KUBERNETES_VERSION, route } from './router';
 import { ObjectStorage } from './storage';
 import { SandboxStore } from './store-api';
 import { WatchHub } from './watch-hub';
@@ -34,6 +34,8 @@ export interface SandboxServerOptions {
   garbageCollector?: boolean;
   /** Randomness for generateName and failure injection; default Math.random. */
   random?: () => number;
+  /** gitVersion reported at /version; default v1.32.0 (semver, e.g. 'v1.36.3'). */
+  kubernetesVersion?: string;
 }
 
 export class SandboxServer {
@@ -46,6 +48,7 @@ export class SandboxServer {
   private readonly controllers: BuiltinControllers;
   private readonly host: string;
   private readonly port: number;
+  private readonly version: string;
   private http?: Server;
   private ready = false;
   private address = '';
@@ -55,6 +58,7 @@ export class SandboxServer {
     const random = opts.random ?? Math.random;
     this.host = opts.host ?? '127.0.0.1';
     this.port = opts.port ?? 0;
+    this.version = opts.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
     const storage = new ObjectStorage({
       clock,
       compactionWindowMs: opts.compactionWindow ?? 5 * 60_000,
@@ -97,7 +101,14 @@ export class SandboxServer {
     if (this.http) return { url: this.url };
     const server = createServer((req, res) => {
       void route(
-        { ctx: this.ctx, hub: this.hub, faults: this.faults, isReady: () => this.ready, hostPort: () => this.address },
+        {
+          ctx: this.ctx,
+          hub: this.hub,
+          faults: this.faults,
+          isReady: () => this.ready,
+          hostPort: () => this.address,
+          version: this.version,
+        },
         req,
         res,
       ).catch((e: unknown) => {
