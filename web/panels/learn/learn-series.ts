@@ -3,21 +3,13 @@
 // beside each explanation.
 import type { StampedEvent } from '../../../shared/protocol/events';
 import { refKey } from '../../../shared/protocol/view';
+import { describeEvent as describe } from '../../components/describe-event';
+import type { JourneyBlock } from '../../components/describe-event';
 
 export interface JourneyStep {
   seq: number;
   ts: number;
-  block:
-    | 'API server'
-    | 'Reflector'
-    | 'DeltaFIFO'
-    | 'Indexer'
-    | 'Informer'
-    | 'Handler'
-    | 'Workqueue'
-    | 'Worker'
-    | 'Reconciler'
-    | 'Client';
+  block: JourneyBlock;
   text: string;
 }
 
@@ -26,76 +18,6 @@ function keyOf(ev: StampedEvent): string | undefined {
   if (e.key !== undefined) return e.key;
   if (e.ref && e.ref.name) return refKey(e.ref);
   return undefined;
-}
-
-function describe(ev: StampedEvent): Omit<JourneyStep, 'seq' | 'ts'> | undefined {
-  switch (ev.kind) {
-    case 'reflector.event':
-      return {
-        block: 'Reflector',
-        text: `watch delivered ${ev.type} ${ev.ref.gvk} at rv ${ev.ref.resourceVersion ?? '?'}`,
-      };
-    case 'fifo.delta':
-      return {
-        block: 'DeltaFIFO',
-        text: `queued a ${ev.delta} delta (${ev.pendingForKey} pending for this key, ${ev.queueLength} keys queued)`,
-      };
-    case 'fifo.pop':
-      return { block: 'DeltaFIFO', text: `popped [${ev.deltas.join(', ')}] for processing` };
-    case 'indexer.update':
-      return { block: 'Indexer', text: `${ev.op} in the cache (now ${ev.size} objects)` };
-    case 'informer.notify':
-      return {
-        block: 'Informer',
-        text: `told handler ${ev.handler}: on${ev.type[0]?.toUpperCase()}${ev.type.slice(1)}${ev.resync ? ' (resync)' : ''}`,
-      };
-    case 'handler.event':
-      return ev.filteredBy
-        ? { block: 'Handler', text: `${ev.controller}: ${ev.handler} ${ev.eventType} filtered out by ${ev.filteredBy}` }
-        : {
-            block: 'Handler',
-            text: `${ev.controller}: ${ev.handler} turned the ${ev.eventType} into request ${ev.keys.join(', ')}`,
-          };
-    case 'queue.add':
-      return {
-        block: 'Workqueue',
-        text: `${ev.queue}: add (${ev.cause.type})${ev.queued ? '' : ev.dirtyWhileProcessing ? ' — already processing, marked dirty' : ' — already queued, de-duplicated'}`,
-      };
-    case 'queue.addAfter':
-      return {
-        block: 'Workqueue',
-        text: `${ev.queue}: will be ready in ${Math.round(ev.delayMs)}ms (${ev.cause.type})`,
-      };
-    case 'queue.get':
-      return {
-        block: 'Worker',
-        text: `${ev.queue}: a worker took the key after ${Math.round(ev.waitMs)}ms in the queue`,
-      };
-    case 'reconcile.start':
-      return {
-        block: 'Reconciler',
-        text: `${ev.controller}: Reconcile started on worker ${ev.worker}, absorbing ${ev.causes.length} cause(s)`,
-      };
-    case 'reconcile.end':
-      return {
-        block: 'Reconciler',
-        text: `${ev.controller}: Reconcile returned ${ev.outcome} after ${ev.durationMs.toFixed(1)}ms${ev.error ? `: ${ev.error}` : ''}`,
-      };
-    case 'client.request':
-      return ev.cached
-        ? undefined
-        : {
-            block: 'Client',
-            text: `${ev.controller ?? 'client'}: ${ev.verb} sent to the API server${ev.code ? ` → ${ev.code}` : ''}`,
-          };
-    case 'queue.done':
-      return {
-        block: 'Workqueue',
-        text: `${ev.queue}: done${ev.requeued ? ' — re-queued because it changed meanwhile' : ''}`,
-      };
-    default:
-      return undefined;
-  }
 }
 
 type Pred = (ev: StampedEvent) => boolean;

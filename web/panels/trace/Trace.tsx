@@ -11,6 +11,7 @@ import { navigate } from '../../client/route';
 import { focusController, focusKey, sortedControllers } from '../focus';
 import type { PanelProps } from '../types';
 import { KeyActions } from './KeyActions';
+import { RawEvents } from './RawEvents';
 import {
   cadenceSeries,
   describeCause,
@@ -260,6 +261,7 @@ export function Trace({ view, route, now }: PanelProps) {
           </div>
         )}
       </Card>
+      <RawEvents controller={c.name} objectKey={k.key} />
       <Card title="Writes to this object" flush>
         {writes.length === 0 ? (
           <Empty>No write by this controller to this object is remembered.</Empty>
