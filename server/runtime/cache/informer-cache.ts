@@ -15,7 +15,7 @@ import { realClock, type Clock } from '../util/clock';
 import { ApiError } from '../util/errors';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './indexer';
 import { CacheReader, fieldIndexName, keyToNamespacedKey, ALL_NAMESPACES } from './informer-cache-reader';
-import type { SharedIndexInformer, TransformFunc } from './interfaces';
+import type { Indexer, SharedIndexInformer, TransformFunc } from './interfaces';
 import { newSharedIndexInformer, waitForCacheSync, type SharedIndexInformerOptions } from './shared-informer';
 import { dropManagedFields } from './transforms';
 
@@ -150,6 +150,11 @@ export class InformerCache implements Reader {
   /** Kinds with an informer, as "v1/Pod" ids. */
   kinds(): string[] {
     return [...this.entries.keys()];
+  }
+
+  /** A running informer's indexer by id ("v1/Pod"), never creating one: for observers such as the dashboard. */
+  indexerFor(id: string): Indexer<KubeObject> | undefined {
+    return this.entries.get(id)?.informer.getIndexer();
   }
 
   private reader(e: Entry): CacheReader {
