@@ -149,6 +149,18 @@ export function watchCases(target: GetTarget, _targetName: TargetName): void {
       expect(rvNum(bookmark)).toBeGreaterThanOrEqual(rvNum(last));
     });
 
+    it('ends the initial events of a legacy watch from "" with the bookmark when bookmarks are allowed', async () => {
+      // Servers >= 1.34 serve such a watch as a streaming list (the WatchList rewrite).
+      const t = target();
+      const ns = await newNamespace(t);
+      await t.client.create(configMap(ns, 'only'));
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const stream = await lw.watch({ allowWatchBookmarks: true });
+      const { events } = await collect(stream, (evs) => evs.some((e) => e.type === 'BOOKMARK'));
+      expect(events.map((e) => e.type)).toEqual(['ADDED', 'BOOKMARK']);
+      expect((events[1]?.object as KubeObject).metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
+    });
+
     it('rejects sendInitialEvents without resourceVersionMatch=NotOlderThan with 422', async () => {
       const t = target();
       const ns = await newNamespace(t);

@@ -272,6 +272,31 @@ export function writeCases(target: GetTarget, _targetName: TargetName): void {
       expect(d.status).toMatchObject({ observedGeneration: 3 });
     });
 
+    it('serves the scale subresource as autoscaling/v1 Scale mapped onto spec.replicas', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      await t.client.create(deployment(ns, 'scaled', 2));
+      const path = `/apis/apps/v1/namespaces/${ns}/deployments/scaled/scale`;
+      const scale = await t.http.request<KubeObject>({ path });
+      expect(scale).toMatchObject({
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        metadata: { name: 'scaled', namespace: ns },
+        spec: { replicas: 2 },
+        status: { replicas: 0, selector: 'app=scaled' },
+      });
+      const out = await t.http.request<KubeObject>({
+        method: 'PUT',
+        path,
+        body: { ...scale, spec: { replicas: 5 } },
+      });
+      expect(out.spec).toEqual({ replicas: 5 });
+      const d = await t.client.get<KubeObject>(DEPLOYMENT, { namespace: ns, name: 'scaled' });
+      expect([(d.spec as { replicas: number }).replicas, d.metadata.generation]).toEqual([5, 2]);
+      expect(scale.metadata.resourceVersion).not.toBe(d.metadata.resourceVersion);
+      expect(out.metadata.resourceVersion).toBe(d.metadata.resourceVersion);
+    });
+
     it('ignores status on the main endpoint and spec on /status', async () => {
       const t = target();
       const ns = await newNamespace(t);
