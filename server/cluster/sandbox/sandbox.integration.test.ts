@@ -255,12 +255,15 @@ describe('watch', () => {
     const w = await openWatch(base, `${CMS}?watch=true&resourceVersion=${server.store.resourceVersion}`, accept);
     await req('POST', CMS, cm('table-1'));
     await req('POST', CMS, cm('table-2'));
-    const first = (await w.next())?.object as {
+    const first = (await w.next())?.object as unknown as {
       kind: string;
       columnDefinitions?: unknown[];
       rows: { cells: unknown[] }[];
     };
-    const second = (await w.next())?.object as { columnDefinitions?: unknown[]; rows: { cells: unknown[] }[] };
+    const second = (await w.next())?.object as unknown as {
+      columnDefinitions?: unknown[];
+      rows: { cells: unknown[] }[];
+    };
     w.close();
     expect(first.kind).toBe('Table');
     expect(first.columnDefinitions).toHaveLength(3);
