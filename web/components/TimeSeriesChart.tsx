@@ -84,6 +84,12 @@ export function TimeSeriesChart({
             {legendValues && last && <b className="num"> {format(last[s.key] ?? 0)}</b>}
           </span>
         ))}
+        {reference && (
+          <span>
+            <i className="dashed" />
+            {reference.label}
+          </span>
+        )}
       </div>
       <div ref={ref} style={{ height }}>
         {width > 0 && data.length > 0 && (
@@ -106,14 +112,7 @@ export function TimeSeriesChart({
             />
             <YAxis tick={AXIS} stroke="#2a313a" width={44} tickFormatter={format} allowDecimals={false} />
             <Tooltip content={renderTip} isAnimationActive={false} cursor={{ stroke: '#4fa3ff', strokeOpacity: 0.4 }} />
-            {reference && (
-              <ReferenceLine
-                y={reference.y}
-                stroke="#7c8794"
-                strokeDasharray="4 3"
-                label={{ value: reference.label, fill: '#7c8794', fontSize: 10, position: 'insideTopRight' }}
-              />
-            )}
+            {reference && <ReferenceLine y={reference.y} stroke="#7c8794" strokeDasharray="4 3" />}
             {series.map((s) => {
               const kind = s.kind ?? 'line';
               if (kind === 'area')

@@ -197,7 +197,7 @@ export function Controller({ view, route, now }: PanelProps) {
                 {handlers.map((h) => (
                   <tr key={h.handler}>
                     <td className="mono">
-                      <span className="trunc" style={{ maxWidth: 190 }} title={h.handler}>
+                      <span className="trunc" style={{ maxWidth: 150 }} title={h.handler}>
                         {h.handler}
                       </span>
                     </td>
@@ -233,7 +233,8 @@ export function Controller({ view, route, now }: PanelProps) {
                 <tr>
                   <td className="dim">errors / conflicts</td>
                   <td className="r num">
-                    <span className={c.client.errors ? 'err' : ''}>{c.client.errors}</span> / {c.client.conflicts}
+                    <span className={c.client.errors ? 'err' : ''}>{fmtCount(c.client.errors)}</span> /{' '}
+                    {fmtCount(c.client.conflicts)}
                   </td>
                 </tr>
               </tbody>
