@@ -29,6 +29,7 @@ describe('panels over a live-like session', () => {
     expect(t).toContain('hot loop');
     expect(t).toContain(`${view.informers['v1/Pod']?.storeSize} objects cached`);
     expect(t).toContain('Informers synced 2/2');
+    expect(t).toContain('Manager started');
     expect(t).toMatch(/410|relist/i);
   });
 

@@ -240,6 +240,18 @@ export function Overview({ view }: PanelProps) {
         <Stat label="Reconcile errors" value={fmtCount(t.errors)} tone={t.errors > 0 ? 'warn' : undefined} />
         <Stat label="Hot loops" value={t.hotLoops} tone={t.hotLoops > 0 ? 'err' : undefined} />
         <Stat label="Events seen" value={fmtCount(view.eventCount)} hint={`seq ${view.lastSeq}`} />
+        {view.manager && (
+          <Stat
+            label="Manager"
+            value={view.manager.phase}
+            tone={view.manager.error ? 'err' : view.manager.phase === 'started' ? 'ok' : undefined}
+            hint={
+              Object.values(view.leaders)
+                .map((l) => `lease ${l.lease}: ${l.phase}${l.holder ? ` (${l.holder})` : ''}`)
+                .join(' · ') || 'no leader election'
+            }
+          />
+        )}
       </Stats>
       <Card title="Informers" right={<span className="dim">one shared informer per GVK</span>}>
         {p.informers.length === 0 ? (
