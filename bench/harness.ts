@@ -9,6 +9,11 @@ export interface Figure {
   ops: number;
   /** Median wall time of one repetition. */
   ms: number;
+  /**
+   * Median CPU time (user+system, all threads of the process) of one repetition: less disturbed than wall time
+   * when other work shares the cores.
+   */
+  cpuMs?: number;
   opsPerSec: number;
   /** Heap still held by the workload's structures after it ran (MB), when measurable. */
   heapMB?: number;
@@ -20,6 +25,7 @@ export interface Figure {
 /** What one repetition reports: its wall time, and the heap it retains if it measured one. */
 export interface Sample {
   ms: number;
+  cpuMs?: number;
   heapMB?: number;
 }
 
@@ -46,6 +52,24 @@ export function heapDeltaMB(before: number, after: number): number | undefined {
 
 export const now = (): number => performance.now();
 
+/** Starts a wall + process-CPU stopwatch. */
+export function startTimer(): { stop(): { ms: number; cpuMs: number } } {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  return {
+    stop: () => {
+      const d = process.cpuUsage(cpu);
+      return { ms: performance.now() - wall, cpuMs: (d.user + d.system) / 1000 };
+    },
+  };
+}
+
+/** The median of a non-empty list. */
+export function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
 /**
  * Runs one untimed warm-up repetition (JIT, caches), then `reps` measured ones, and reports the median time.
  * The heap figure is the last repetition's.
@@ -60,20 +84,22 @@ export async function measure(
   await settle();
   await fn();
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   let heapMB: number | undefined;
   for (let i = 0; i < reps; i++) {
     await settle();
     const s = await fn();
     times.push(s.ms);
+    if (s.cpuMs !== undefined) cpuTimes.push(s.cpuMs);
     heapMB = s.heapMB;
   }
-  times.sort((a, b) => a - b);
-  const ms = times[Math.floor(times.length / 2)] ?? 0;
+  const ms = median(times);
   return {
     bench,
     impl: 'ours',
     ops,
     ms,
+    ...(cpuTimes.length ? { cpuMs: median(cpuTimes) } : {}),
     opsPerSec: ops / (ms / 1000),
     ...(heapMB !== undefined ? { heapMB } : {}),
     reps,

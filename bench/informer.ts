@@ -7,7 +7,7 @@ import type { CacheStore } from '../server/runtime/cache';
 import type { Probe } from '../server/runtime/instrumentation/probe';
 import { WorkQueue } from '../server/runtime/workqueue';
 import { BenchListWatch, benchPod } from './fake-list-watch';
-import { heapDeltaMB, heapUsed, measure, now, settle, type Figure, type Sample } from './harness';
+import { heapDeltaMB, heapUsed, measure, settle, startTimer, type Figure, type Sample } from './harness';
 import type { Shape } from './shapes';
 
 export const informerLabel = (s: Shape): string => `informer list ${s.pods / 1000}k + ${s.updates / 1000}k updates`;
@@ -51,18 +51,18 @@ export async function runInformerOnce(s: Shape, opts: PipelineOptions = {}): Pro
       })()
     : Promise.resolve();
   const ctl = new AbortController();
-  const start = now();
+  const timer = startTimer();
   const running = informer.run(ctl.signal);
   await handled;
   if (queue) {
     await queue.shutDownWithDrain();
     await worker;
   }
-  const ms = now() - start;
+  const { ms, cpuMs } = timer.stop();
   const heapMB = heapDeltaMB(before, heapUsed());
   ctl.abort();
   await running;
-  return { ms, ...(heapMB !== undefined ? { heapMB } : {}) };
+  return { ms, cpuMs, ...(heapMB !== undefined ? { heapMB } : {}) };
 }
 
 /** Heap held by the pods themselves, as plain objects in an array: the floor under the informer's figure. */

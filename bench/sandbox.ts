@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import type { KubeObject } from '../shared/models/object';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX, newSharedIndexInformer } from '../server/runtime/cache';
 import { HttpClient, newListWatchFromClient, RestConfig } from '../server/runtime/client';
-import { measure, now, type Figure } from './harness';
+import { measure, startTimer, type Figure } from './harness';
 import type { SandboxSeed } from './sandbox-host';
 import type { Shape } from './shapes';
 
@@ -68,7 +68,7 @@ export async function benchSandbox(s: Shape, seed: SandboxSeed): Promise<Figure[
     for (const limit of [0, 500]) {
       out.push(
         await measure(listLabel(seed.objects, limit > 0), seed.objects, reps, async () => {
-          const start = now();
+          const timer = startTimer();
           let got = 0;
           let cont: string | undefined;
           do {
@@ -77,7 +77,7 @@ export async function benchSandbox(s: Shape, seed: SandboxSeed): Promise<Figure[
             cont = page.metadata.continue;
           } while (cont);
           if (got !== seed.objects) throw new Error(`listed ${got} configmaps, want ${seed.objects}`);
-          return { ms: now() - start };
+          return timer.stop();
         }),
       );
     }
@@ -93,18 +93,18 @@ export async function benchSandbox(s: Shape, seed: SandboxSeed): Promise<Figure[
         const allAdded = new Promise<void>((r) => (synced = r));
         informer.addEventHandler({ onAdd: () => void (++count === seed.objects && synced()) });
         const ctl = new AbortController();
-        const start = now();
+        const timer = startTimer();
         const running = informer.run(ctl.signal);
         await allAdded;
-        const ms = now() - start;
+        const t = timer.stop();
         ctl.abort();
         await running;
-        return { ms };
+        return t;
       }),
     );
     out.push(
       await measure(watchLabel(seed.events), seed.events, reps, async () => {
-        const start = now();
+        const timer = startTimer();
         const stream = await lw.watch({ resourceVersion: seed.fromRV });
         let got = 0;
         for await (const ev of stream) {
@@ -113,7 +113,7 @@ export async function benchSandbox(s: Shape, seed: SandboxSeed): Promise<Figure[
         }
         stream.stop();
         if (got !== seed.events) throw new Error(`watched ${got} events, want ${seed.events}`);
-        return { ms: now() - start };
+        return timer.stop();
       }),
     );
   } finally {

@@ -40,7 +40,7 @@ export const FULL: Shape = {
   probeQueueRounds: 10,
   probePods: 5_000,
   probeUpdates: 25_000,
-  probeReps: 3,
+  probeReps: 5,
 };
 
 export const QUICK: Shape = {

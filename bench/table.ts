@@ -16,8 +16,9 @@ function render(header: string[], rows: string[][], rightAligned: Set<number>): 
 }
 
 /**
- * Rows paired by bench label; the ratio is our throughput over client-go's (1.00 = same speed). The 1-core
- * column is client-go run with GOMAXPROCS=1, matching our one JavaScript thread.
+ * Rows paired by bench label; ours/go is our wall-clock throughput over client-go's (1.00 = same speed) and
+ * go/ours CPU is client-go's CPU time over ours (above 1 = we spend less CPU). The 1-core column is client-go
+ * run with GOMAXPROCS=1, matching our one JavaScript thread.
  */
 export function sideBySide(ours: Figure[], peers: Figure[], peersOneCore: Figure[] = []): string {
   const byLabel = new Map(peers.map((p) => [p.bench, p]));
@@ -36,6 +37,9 @@ export function sideBySide(ours: Figure[], peers: Figure[], peersOneCore: Figure
         `${(o.opsPerSec / g.opsPerSec).toFixed(2)}×`,
         ms(o.ms),
         ms(g.ms),
+        o.cpuMs === undefined ? '–' : ms(o.cpuMs),
+        g.cpuMs === undefined ? '–' : ms(g.cpuMs),
+        o.cpuMs === undefined || g.cpuMs === undefined ? '–' : `${(g.cpuMs / o.cpuMs).toFixed(2)}×`,
         heap(o.heapMB),
         heap(g.heapMB),
         o.note ?? '',
@@ -51,19 +55,30 @@ export function sideBySide(ours: Figure[], peers: Figure[], peersOneCore: Figure
       'ours/go',
       'ours ms',
       'go ms',
+      'ours CPU ms',
+      'go CPU ms',
+      'go/ours CPU',
       'ours heap MB',
       'go heap MB',
       'note',
     ],
     rows,
-    new Set([1, 2, 3, 4, 5, 6, 7, 8, 9]),
+    new Set([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]),
   );
 }
 
 export function oursOnly(figures: Figure[]): string {
   return render(
-    ['workload', 'ops', 'ops/s', 'ms', 'heap MB', 'note'],
-    figures.map((f) => [f.bench, ops(f.ops), ops(f.opsPerSec), ms(f.ms), heap(f.heapMB), f.note ?? '']),
-    new Set([1, 2, 3, 4]),
+    ['workload', 'ops', 'ops/s', 'ms', 'CPU ms', 'heap MB', 'note'],
+    figures.map((f) => [
+      f.bench,
+      ops(f.ops),
+      ops(f.opsPerSec),
+      ms(f.ms),
+      f.cpuMs === undefined ? '–' : ms(f.cpuMs),
+      heap(f.heapMB),
+      f.note ?? '',
+    ]),
+    new Set([1, 2, 3, 4, 5]),
   );
 }

@@ -2,7 +2,7 @@
 // default controller rate limiter. Same shapes as benchQueue/benchRateLimited in bench/go/main.go.
 import { RateLimitingQueue, WorkQueue } from '../server/runtime/workqueue';
 import type { Probe } from '../server/runtime/instrumentation/probe';
-import { heapDeltaMB, heapUsed, measure, now, type Figure } from './harness';
+import { heapDeltaMB, heapUsed, measure, startTimer, type Figure, type Sample } from './harness';
 import type { Shape } from './shapes';
 
 export const keyNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `ns/obj-${i}`);
@@ -14,11 +14,11 @@ export const rateLimitedLabel = 'ratelimited addRateLimited+forget';
  * Each round adds every key `queueDup` times (all but the first add are absorbed by the dirty set), then one
  * worker drains the queue with get/done. ops = add calls.
  */
-export async function runQueueOnce(s: Shape, probe?: Probe): Promise<{ ms: number; heapMB?: number }> {
+export async function runQueueOnce(s: Shape, probe?: Probe): Promise<Sample> {
   const keys = keyNames(s.queueKeys);
   const before = heapUsed();
   const q = new WorkQueue<string>(probe ? { probe, name: 'bench' } : {});
-  const start = now();
+  const timer = startTimer();
   for (let r = 0; r < s.queueRounds; r++) {
     for (let d = 0; d < s.queueDup; d++) for (const k of keys) q.add(k);
     while (q.len() > 0) {
@@ -27,10 +27,10 @@ export async function runQueueOnce(s: Shape, probe?: Probe): Promise<{ ms: numbe
       q.done(got.item);
     }
   }
-  const ms = now() - start;
+  const { ms, cpuMs } = timer.stop();
   const heapMB = heapDeltaMB(before, heapUsed());
   q.shutDown();
-  return { ms, ...(heapMB !== undefined ? { heapMB } : {}) };
+  return { ms, cpuMs, ...(heapMB !== undefined ? { heapMB } : {}) };
 }
 
 export function benchQueue(s: Shape): Promise<Figure> {
@@ -46,16 +46,16 @@ export function benchRateLimited(s: Shape): Promise<Figure> {
   return measure(rateLimitedLabel, s.rlKeys * s.rlRounds, s.reps, () => {
     const before = heapUsed();
     const q = new RateLimitingQueue<string>();
-    const start = now();
+    const timer = startTimer();
     for (let r = 0; r < s.rlRounds; r++) {
       for (const k of keys) {
         q.addRateLimited(k);
         q.forget(k);
       }
     }
-    const ms = now() - start;
+    const { ms, cpuMs } = timer.stop();
     const heapMB = heapDeltaMB(before, heapUsed());
     q.shutDown();
-    return { ms, ...(heapMB !== undefined ? { heapMB } : {}) };
+    return { ms, cpuMs, ...(heapMB !== undefined ? { heapMB } : {}) };
   });
 }

@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -32,6 +33,7 @@ type result struct {
 	Impl   string   `json:"impl"`
 	Ops    int      `json:"ops"`
 	Ms     float64  `json:"ms"`
+	CPUMs  float64  `json:"cpuMs"`
 	OpsSec float64  `json:"opsPerSec"`
 	HeapMB *float64 `json:"heapMB,omitempty"`
 	Reps   int      `json:"reps"`
@@ -52,28 +54,55 @@ func quickShape() shape {
 	return shape{queueKeys: 1000, queueRounds: 5, queueDup: 10, rlKeys: 1000, rlRounds: 10, pods: 1_000, updates: 5_000, reps: 1}
 }
 
-// run repeats fn (each call returns elapsed ms and retained heap MB, negative when not measured) and reports
-// the median time; the heap figure is the last run's. A first untimed run warms caches so both languages are measured warm.
-func run(bench string, ops, reps int, fn func() (float64, float64)) {
+// sample is one repetition: wall and process CPU time of the timed part, and retained heap (negative when
+// not measured).
+type sample struct{ ms, cpuMs, heapMB float64 }
+
+// stopwatch measures wall time and the process's CPU time (user+system, every thread), as the TypeScript
+// side does with process.cpuUsage().
+type stopwatch struct {
+	wall time.Time
+	cpu  float64
+}
+
+func cpuNow() float64 {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e6
+}
+
+func startTimer() stopwatch { return stopwatch{wall: time.Now(), cpu: cpuNow()} }
+
+func (s stopwatch) stop() sample {
+	return sample{ms: float64(time.Since(s.wall).Microseconds()) / 1000, cpuMs: cpuNow() - s.cpu, heapMB: -1}
+}
+
+func median(xs []float64) float64 {
+	sort.Float64s(xs)
+	return xs[len(xs)/2]
+}
+
+// run repeats fn and reports the median wall and CPU times; the heap figure is the last run's. A first
+// untimed run warms caches so both languages are measured warm.
+func run(bench string, ops, reps int, fn func() sample) {
 	fn()
 	times := make([]float64, 0, reps)
-	heap := 0.0
+	cpus := make([]float64, 0, reps)
+	heap := -1.0
 	for i := 0; i < reps; i++ {
-		var t float64
-		t, heap = fn()
-		times = append(times, t)
+		s := fn()
+		times = append(times, s.ms)
+		cpus = append(cpus, s.cpuMs)
+		heap = s.heapMB
 	}
-	sort.Float64s(times)
-	med := times[len(times)/2]
-	r := result{Bench: bench, Impl: "client-go", Ops: ops, Ms: med, OpsSec: float64(ops) / (med / 1000), Reps: reps}
+	med := median(times)
+	r := result{Bench: bench, Impl: "client-go", Ops: ops, Ms: med, CPUMs: median(cpus), OpsSec: float64(ops) / (med / 1000), Reps: reps}
 	if heap >= 0 {
 		r.HeapMB = &heap
 	}
 	b, _ := json.Marshal(r)
 	fmt.Println(string(b))
 }
-
-func ms(start time.Time) float64 { return float64(time.Since(start).Microseconds()) / 1000 }
 
 func heapNow() uint64 {
 	runtime.GC()
@@ -102,10 +131,10 @@ func names(n int) []string {
 // with get/done.
 func benchQueue(s shape) {
 	keys := names(s.queueKeys)
-	run("workqueue add/get/done (dedup)", s.queueKeys*s.queueRounds*s.queueDup, s.reps, func() (float64, float64) {
+	run("workqueue add/get/done (dedup)", s.queueKeys*s.queueRounds*s.queueDup, s.reps, func() sample {
 		before := heapNow()
 		q := workqueue.NewTyped[string]()
-		start := time.Now()
+		sw := startTimer()
 		for r := 0; r < s.queueRounds; r++ {
 			for d := 0; d < s.queueDup; d++ {
 				for _, k := range keys {
@@ -117,10 +146,10 @@ func benchQueue(s shape) {
 				q.Done(item)
 			}
 		}
-		t := ms(start)
-		h := mb(before, heapNow())
+		t := sw.stop()
+		t.heapMB = mb(before, heapNow())
 		q.ShutDown()
-		return t, h
+		return t
 	})
 }
 
@@ -128,20 +157,20 @@ func benchQueue(s shape) {
 // 10 qps / 100 burst bucket): after the burst every add is delayed, so the delaying queue holds the keys.
 func benchRateLimited(s shape) {
 	keys := names(s.rlKeys)
-	run("ratelimited addRateLimited+forget", s.rlKeys*s.rlRounds, s.reps, func() (float64, float64) {
+	run("ratelimited addRateLimited+forget", s.rlKeys*s.rlRounds, s.reps, func() sample {
 		before := heapNow()
 		q := workqueue.NewTypedRateLimitingQueue[string](workqueue.DefaultTypedControllerRateLimiter[string]())
-		start := time.Now()
+		sw := startTimer()
 		for r := 0; r < s.rlRounds; r++ {
 			for _, k := range keys {
 				q.AddRateLimited(k)
 				q.Forget(k)
 			}
 		}
-		t := ms(start)
-		h := mb(before, heapNow())
+		t := sw.stop()
+		t.heapMB = mb(before, heapNow())
 		q.ShutDown()
-		return t, h
+		return t
 	})
 }
 
@@ -169,7 +198,7 @@ func (noWatchList) IsWatchListSemanticsUnSupported() bool { return true }
 // retained; the heap figure is measured with the informer still running.
 func benchInformer(s shape) {
 	n, updates := s.pods, s.updates
-	run(fmt.Sprintf("informer list %dk + %dk updates", n/1000, updates/1000), n+updates, s.reps, func() (float64, float64) {
+	run(fmt.Sprintf("informer list %dk + %dk updates", n/1000, updates/1000), n+updates, s.reps, func() sample {
 		before := heapNow()
 		fw := watch.NewFake()
 		lw := noWatchList{&cache.ListWatch{
@@ -196,17 +225,17 @@ func benchInformer(s shape) {
 			UpdateFunc: func(any, any) { tick() },
 		})
 		ctx, cancel := context.WithCancel(context.Background())
-		start := time.Now()
+		sw := startTimer()
 		go inf.RunWithContext(ctx)
 		for u := 0; u < updates; u++ {
 			fw.Modify(pod(u%n, n+u+1))
 		}
 		<-done
-		t := ms(start)
-		h := mb(before, heapNow())
+		t := sw.stop()
+		t.heapMB = mb(before, heapNow())
 		runtime.KeepAlive(inf)
 		cancel()
-		return t, h
+		return t
 	})
 }
 
@@ -244,16 +273,16 @@ func benchSandbox(url, namespace, fromRV string, objects, events, reps int) {
 		if limit > 0 {
 			label = fmt.Sprintf("sandbox list %gk configmaps (pages of 500)", float64(objects)/1000)
 		}
-		run(label, objects, reps, func() (float64, float64) {
-			start := time.Now()
+		run(label, objects, reps, func() sample {
+			sw := startTimer()
 			if got := listOnce(limit); got != objects {
 				fmt.Fprintf(os.Stderr, "listed %d configmaps, want %d\n", got, objects)
 				os.Exit(1)
 			}
-			return ms(start), -1
+			return sw.stop()
 		})
 	}
-	run(fmt.Sprintf("sandbox informer sync %gk configmaps", float64(objects)/1000), objects, reps, func() (float64, float64) {
+	run(fmt.Sprintf("sandbox informer sync %gk configmaps", float64(objects)/1000), objects, reps, func() sample {
 		lw := noWatchList{cache.NewListWatchFromClient(cs.RESTClient(), "configmaps", namespace, fields.Everything())}
 		inf := cache.NewSharedIndexInformer(lw, &corev1.ConfigMap{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
 		done := make(chan struct{})
@@ -266,13 +295,13 @@ func benchSandbox(url, namespace, fromRV string, objects, events, reps int) {
 		}})
 		sctx, cancel := context.WithCancel(ctx)
 		defer cancel()
-		start := time.Now()
+		sw := startTimer()
 		go inf.RunWithContext(sctx)
 		<-done
-		return ms(start), -1
+		return sw.stop()
 	})
-	run(fmt.Sprintf("sandbox watch replay %gk events", float64(events)/1000), events, reps, func() (float64, float64) {
-		start := time.Now()
+	run(fmt.Sprintf("sandbox watch replay %gk events", float64(events)/1000), events, reps, func() sample {
+		sw := startTimer()
 		w, err := cms.Watch(ctx, metav1.ListOptions{ResourceVersion: fromRV})
 		if err != nil {
 			fmt.Fprintln(os.Stderr, err)
@@ -290,7 +319,7 @@ func benchSandbox(url, namespace, fromRV string, objects, events, reps int) {
 			fmt.Fprintf(os.Stderr, "watched %d events, want %d\n", got, events)
 			os.Exit(1)
 		}
-		return ms(start), -1
+		return sw.stop()
 	})
 }
 
