@@ -4,6 +4,7 @@ import type { KubeList, KubeObject } from '../../../shared/models/object';
 import { FakeClock } from '../testing/fake-clock';
 import { RecordingProbe } from '../testing/recording-probe';
 import { ApiError } from '../util/errors';
+import { runInReconcileScope } from '../reconcile/reconcile-scope';
 import { CachedClient } from './cached-client';
 import type { Client, Reader } from './interfaces';
 
@@ -80,5 +81,17 @@ describe('CachedClient', () => {
         controller: 'pods',
       },
     ]);
+  });
+
+  it('names the controller whose reconcile made the call', async () => {
+    const { cache, api } = fakes();
+    const probe = new RecordingProbe();
+    const c = new CachedClient({ client: api, cache, probe, clock: new FakeClock() });
+    await runInReconcileScope({ controller: 'pod-counter', key: 'a/b', reconcileID: 'r1' }, async () => {
+      await Promise.resolve();
+      await c.list({ apiVersion: 'v1', kind: 'Pod' }, { namespace: 'a' });
+    });
+    await c.list({ apiVersion: 'v1', kind: 'Pod' });
+    expect(probe.ofKind('client.request').map((e) => e.controller)).toEqual(['pod-counter', undefined]);
   });
 });

@@ -5,6 +5,7 @@ import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/mod
 import type { ClientRequestEvent } from '../../../shared/protocol/events-controller';
 import { gvkString } from '../../../shared/protocol/ids';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { currentReconcileScope } from '../reconcile/reconcile-scope';
 import { realClock, type Clock } from '../util/clock';
 import { ApiError, errorMessage } from '../util/errors';
 import type { Client, ClientListOptions, GetOptions, ObjectKey, ObjectType, Reader, StatusWriter } from './interfaces';
@@ -96,6 +97,7 @@ export class CachedClient implements Client {
   ): Promise<R> {
     if (!this.probe.enabled) return fn();
     const started = this.clock.now();
+    const controller = this.o.controller ?? currentReconcileScope()?.controller;
     const ref = {
       gvk: gvkString(gvk.group, gvk.version, gvk.kind),
       name,
@@ -108,7 +110,7 @@ export class CachedClient implements Client {
         ref,
         cached: true,
         durationMs: this.clock.now() - started,
-        ...(this.o.controller ? { controller: this.o.controller } : {}),
+        ...(controller ? { controller } : {}),
         ...extra,
       });
     try {

@@ -12,6 +12,7 @@ import { FakeInformerCache } from '../testing/fake-informer';
 import { FakeRequestQueue } from '../testing/fake-request-queue';
 import { RecordingProbe } from '../testing/recording-probe';
 import { terminalError } from '../util/errors';
+import { currentReconcileScope } from '../reconcile/reconcile-scope';
 import { Controller, isPanic } from './controller';
 import type { ControllerOptions } from './options';
 
@@ -509,5 +510,25 @@ describe('isPanic', () => {
     expect(isPanic('a string')).toBe(true);
     expect(isPanic(new Error('x'))).toBe(false);
     expect(isPanic(terminalError(new Error('x')))).toBe(false);
+  });
+});
+
+describe('reconcile scope', () => {
+  it('lets code called from a reconcile know its controller and key', async () => {
+    let scope: unknown;
+    const { c, queue } = make({
+      reconciler: reconcileFunc(async () => {
+        await Promise.resolve();
+        scope = currentReconcileScope();
+        return {};
+      }),
+    });
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    queue.add(req);
+    await until(() => scope !== undefined);
+    expect(scope).toMatchObject({ controller: 'testcontroller', key: 'foo/bar' });
+    ac.abort();
+    await run;
   });
 });

@@ -9,6 +9,7 @@ import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { controllerMetrics, initControllerMetrics, type ControllerMetrics } from '../metrics/controller-metrics';
 import { registry as defaultRegistry } from '../metrics/registry';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
+import { runInReconcileScope } from '../reconcile/reconcile-scope';
 import { requestFromKey, requestKey, type Reconciler, type Request, type Result } from '../reconcile/reconcile';
 import { childContext, isDeadlineExceeded, whenAborted } from '../source/context';
 import { isSyncingSource, type Source, type SourceContext } from '../source/source';
@@ -339,9 +340,8 @@ export class Controller {
       reconcileID,
     });
     try {
-      const result = await this.reconciler.reconcile(
-        { signal: ctx.signal, log, reconcileID, controller: this.name },
-        req,
+      const result = await runInReconcileScope({ controller: this.name, key: requestKey(req), reconcileID }, () =>
+        this.reconciler.reconcile({ signal: ctx.signal, log, reconcileID, controller: this.name }, req),
       );
       return { result, err: undefined, hasErr: false, panicked: false, timedOut: this.timedOut(ctx.signal) };
     } catch (thrown) {
