@@ -5,6 +5,7 @@
 import { crdCases } from './cases/crd';
 import { discoveryCases } from './cases/discovery';
 import { errorCases } from './cases/errors';
+import { informerCases } from './cases/informer';
 import { listCases } from './cases/list';
 import { patchDeleteCases } from './cases/patch-delete';
 import { watchCases } from './cases/watch';
@@ -18,5 +19,6 @@ export function defineConformance(target: TargetName, getTarget: GetTarget): voi
   watchCases(getTarget, target);
   patchDeleteCases(getTarget, target);
   crdCases(getTarget, target);
+  informerCases(getTarget, target);
   errorCases(getTarget, target);
 }
