@@ -19,6 +19,8 @@ class FakeSocket {
   hellos: HelloRequest[] = [];
   subscriptions: unknown[] = [];
   answer: (req: HelloRequest) => HelloResult = () => ({ type: 'error', error: 'no script' });
+  /** When set, hello answers wait here until the test delivers them. */
+  held: (() => void)[] | undefined;
   on(ev: string, fn: Handler) {
     this.handlers.set(ev, [...(this.handlers.get(ev) ?? []), fn]);
     return this;
@@ -41,7 +43,9 @@ class FakeSocket {
       emit: (ev: string, payload: unknown, cb: (err: Error | null, res: unknown) => void) => {
         if (ev === 'hello') {
           this.hellos.push(payload as HelloRequest);
-          cb(null, this.answer(payload as HelloRequest));
+          const res = this.answer(payload as HelloRequest);
+          if (this.held) this.held.push(() => cb(null, res));
+          else cb(null, res);
         } else if (ev === 'subscribe') {
           this.subscriptions.push(payload);
           cb(null, { ok: true, result: { seq: 0 } });
@@ -218,5 +222,22 @@ describe('Connection', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('ignores the answer to a hello sent on a connection that has since dropped', () => {
+    const { socket, store, conn } = setup();
+    socket.held = [];
+    socket.answer = () => ({ type: 'snapshot', server: info('OLD'), status, seq: 0, view: createView() });
+    conn.start();
+    socket.connected = false;
+    socket.fire('disconnect', 'transport close');
+    socket.answer = () => ({ type: 'snapshot', server: info('NEW'), status, seq: 0, view: createView() });
+    socket.connect();
+    expect(socket.hellos).toHaveLength(2);
+    const [stale, fresh] = socket.held;
+    fresh?.();
+    stale?.();
+    expect(store.getState().server?.serverEpoch).toBe('NEW');
+    expect(store.getState().status).toEqual({ state: 'live' });
   });
 });

@@ -83,6 +83,8 @@ export class Connection {
   /** The server seq this client is at (may run ahead of view.lastSeq when a subscription filters events). */
   private seq = 0;
   private helloInFlight = false;
+  /** Bumped per hello and per disconnect, so an answer to a hello from a dead connection is ignored. */
+  private helloGeneration = 0;
   private attempt = 0;
   private stopped = false;
   private subscription: Subscription = SUBSCRIBE_ALL;
@@ -98,6 +100,8 @@ export class Connection {
       this.sendHello('connected');
     });
     this.socket.on('disconnect', (reason) => {
+      this.helloInFlight = false;
+      this.helloGeneration++;
       if (this.stopped || this.store.getState().status.state === 'incompatible') return;
       this.store.setStatus({ state: 'disconnected', since: this.now(), error: reason, attempt: this.attempt });
       // The server closed us on purpose (restart, kick): socket.io does not retry that by itself.
@@ -183,11 +187,13 @@ export class Connection {
   private sendHello(reason: string): void {
     if (this.helloInFlight) return;
     this.helloInFlight = true;
+    const generation = ++this.helloGeneration;
     const req: HelloRequest = { protocolVersion: this.protocolVersion };
     if (this.server && this.seq > 0) req.resume = { serverEpoch: this.server.serverEpoch, lastSeq: this.seq };
     if (!isSubscribeAll(this.subscription)) req.subscription = this.subscription;
     if (reason !== 'connected') this.store.setStatus({ state: 'resyncing', reason });
     this.socket.timeout(this.timeoutMs).emit('hello', req, (err: Error | null, res: HelloResult) => {
+      if (generation !== this.helloGeneration) return;
       this.helloInFlight = false;
       if (err) {
         this.store.setStatus({

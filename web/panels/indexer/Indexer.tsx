@@ -108,7 +108,8 @@ export function Indexer({ view, route, now }: PanelProps) {
   const fromServer = cache.data && cache.data.informer === inf.id ? cache.data : undefined;
   const keys = fromServer ? fromServer.keys : knownKeys(view, inf.id, search);
   const total = fromServer ? fromServer.total : keys.length;
-  const selected = route.key && (keys.includes(route.key) || fromServer === undefined) ? route.key : undefined;
+  // A routed key is shown even when not listed (beyond the limit, filtered out): the object view says if it is gone.
+  const selected = route.key;
   const ops = recentOps(view.log, inf.id);
   return (
     <div className="page" data-testid="panel-indexer">
