@@ -11,6 +11,7 @@ import { RecordingProbe } from '../testing/recording-probe';
 import { channelSource, EventChannel } from './channel';
 import { childContext } from './context';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from './event';
+import { informerSource } from './informer';
 import { kindSource } from './kind';
 
 const pod = (name: string, rv = '1'): KubeObject => ({
@@ -216,5 +217,34 @@ describe('Channel', () => {
         queue: new FakeRequestQueue(),
       }),
     ).rejects.toThrow('must specify Channel.Source');
+  });
+});
+
+describe('Informer', () => {
+  it('delivers events from a caller-run informer through predicates to the handler', async () => {
+    const cache = new FakeInformerCache();
+    const inf = cache.informerFor(POD);
+    const { h, seen } = recorder();
+    const src = informerSource({
+      informer: inf,
+      handler: h,
+      gvk: 'v1/Pod',
+      predicates: [predicateFuncs({ create: (e) => e.object?.metadata.name !== 'skip' })],
+    });
+    await src.start({ signal: new AbortController().signal, queue: new FakeRequestQueue() });
+    inf.add(pod('a'));
+    inf.add(pod('skip'));
+    expect(seen.map((s) => (s.e as CreateEvent).object?.metadata.name)).toEqual(['a']);
+    expect(src.toString()).toBe('informer source: v1/Pod');
+  });
+
+  it('requires an informer', async () => {
+    const { h } = recorder();
+    await expect(
+      informerSource({ informer: undefined as never, handler: h }).start({
+        signal: new AbortController().signal,
+        queue: new FakeRequestQueue(),
+      }),
+    ).rejects.toThrow('must specify Informer.Informer');
   });
 });
