@@ -1,10 +1,86 @@
-// The runtime's one front door, under upstream names. Filled in as blocks land.
+// The runtime's one front door, under upstream names (camelCased). Internals stay behind it: other parts
+// of the product, and users' controllers, import from here.
+
+// Instrumentation, time, errors
 export type { Probe } from './instrumentation/probe';
 export { NOOP_PROBE, MultiProbe } from './instrumentation/probe';
 export type { Clock, TimerHandle } from './util/clock';
 export { realClock } from './util/clock';
 export * from './util/errors';
-export type * from './cache/interfaces';
+
+// client-go tools/cache and util/workqueue, as Go code names them: cache.DeltaFIFO, workqueue.PriorityQueue.
+export * as cache from './cache/index';
+export * as workqueue from './workqueue/index';
+// The names a controller author reaches for most, also at the top level.
+export type {
+  Store,
+  Indexer,
+  Indexers,
+  IndexFunc,
+  SharedIndexInformer,
+  ResourceEventHandler,
+  ResourceEventHandlerRegistration,
+  TransformFunc,
+} from './cache/interfaces';
 export { DeletedFinalStateUnknown } from './cache/interfaces';
-export type * from './workqueue/interfaces';
-export type * from './client/lister-watcher';
+export { metaNamespaceKeyFunc, splitMetaNamespaceKey } from './cache/keys';
+export { newSharedIndexInformer, waitForCacheSync } from './cache/shared-informer';
+export { dropManagedFields } from './cache/transforms';
+export { InformerCache } from './cache/informer-cache';
+export type {
+  TypedInterface,
+  TypedDelayingInterface,
+  TypedRateLimitingInterface,
+  TypedRateLimiter,
+} from './workqueue/interfaces';
+
+// client-go rest/clientcmd + controller-runtime pkg/client, pkg/client/config, pkg/client/apiutil
+export { RestConfig, getConfig, getConfigOrDie, ConfigError, type GetConfigOptions } from './client/config';
+export type { ListerWatcher, ListOptions, WatchStream } from './client/lister-watcher';
+export { newListWatchFromClient, newListWatchForGVK, ListWatch } from './client/list-watch';
+export { HttpClient } from './client/http';
+export { RestClient, newRestClient, newAPIReader } from './client/rest-client';
+export { mergeFrom, rawPatch, applyPatch, type Patch } from './client/patch';
+export type {
+  Client,
+  Reader,
+  Writer,
+  StatusWriter,
+  ObjectKey,
+  ObjectType,
+  ClientListOptions,
+} from './client/interfaces';
+export { DynamicRESTMapper } from './client/rest-mapper';
+export { parseGroupVersion, apiVersionOf, resourcePath } from './client/gvk';
+
+// controller-runtime pkg/reconcile, pkg/handler, pkg/predicate, pkg/source, pkg/event
+export * from './reconcile/reconcile';
+export type { Logger, LogValues } from './reconcile/logger';
+export { NULL_LOGGER, ConsoleLogger } from './reconcile/logger';
+export * from './handler/eventhandler';
+export * from './handler/enqueue';
+export * from './handler/enqueue-owner';
+export * from './handler/enqueue-mapped';
+export * from './predicate/predicate';
+export * from './predicate/label-selector';
+export * from './source/event';
+export * from './source/source';
+export * from './source/kind';
+export * from './source/channel';
+
+// controller-runtime pkg/controller, pkg/controller/controllerutil, pkg/builder
+export * from './controller/controller';
+export * from './controller/options';
+export * from './controller/controllerutil';
+export { stepPort, type StepPort } from './controller/step-port';
+export * from './builder/controller';
+
+// controller-runtime pkg/manager, pkg/healthz, pkg/leaderelection, pkg/metrics
+export * from './manager/manager';
+export * from './manager/options';
+export * from './manager/runnable';
+export * from './manager/healthz';
+export { setupSignalHandler } from './manager/signals';
+export * from './leaderelection/leader-elector';
+export * from './leaderelection/options';
+export * from './metrics/index';

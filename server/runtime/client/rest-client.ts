@@ -27,6 +27,7 @@ import type { RESTMapping } from './rest-mapper';
 import { DynamicRESTMapper } from './rest-mapper';
 import type { DeleteOptions, PatchOptions, WriteOptions } from './resource-client';
 import { ResourceClient } from './resource-client';
+import { currentReconcileScope } from '../reconcile/reconcile-scope';
 
 export interface RestClientOptions {
   http: HttpClient;
@@ -187,12 +188,15 @@ export class RestClient implements Client {
       namespace: key.namespace || undefined,
       name: key.name,
     };
+    // Writes made inside a reconcile are attributed to its controller, which is how the dashboard ties a
+    // reconcile's own writes to the events they cause (hot-loop evidence).
+    const controller = this.controller ?? (this.probe.enabled ? currentReconcileScope()?.controller : undefined);
     try {
       const out = await fn();
       if (this.probe.enabled) {
         this.probe.emit({
           kind: 'client.request',
-          controller: this.controller,
+          controller,
           verb,
           ref,
           cached: false,
@@ -204,7 +208,7 @@ export class RestClient implements Client {
       if (this.probe.enabled) {
         this.probe.emit({
           kind: 'client.request',
-          controller: this.controller,
+          controller,
           verb,
           ref,
           cached: false,

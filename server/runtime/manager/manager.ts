@@ -27,7 +27,7 @@ import type { ResourceLock } from '../leaderelection/resource-lock';
 import { leaderElectionMetrics } from '../metrics/leaderelection-metrics';
 import { registry as defaultRegistry } from '../metrics/registry';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
-import { childContext, whenAborted } from '../source/context';
+import { allowManyListeners, childContext, whenAborted } from '../source/context';
 import { toGVK, type KindDescriptor } from '../source/gvk';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
@@ -205,6 +205,7 @@ export class Manager {
   async start(signal: AbortSignal): Promise<void> {
     if (this.started) throw new Error('manager already started');
     this.started = true;
+    allowManyListeners(signal);
     this.lifecycle('starting');
     const internal = childContext(signal, this.clock);
     const leCtx = childContext(undefined, this.clock);

@@ -1,6 +1,16 @@
 // Go's context deadlines in AbortSignal terms: a child signal that aborts with its parent, or with a
 // DeadlineExceededError when the injected clock passes the timeout.
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../util/clock';
+
+/**
+ * Signals in this runtime are shared by many concurrent waiters (every worker, informer wait and sleep
+ * listens on its controller's signal, and removes its listener when done), so Node's default warning at 11
+ * listeners would fire on healthy managers. Lifts the limit on a signal we hand out or are handed.
+ */
+export function allowManyListeners(signal: AbortSignal): void {
+  setMaxListeners(0, signal);
+}
 
 /** context.DeadlineExceeded */
 export class DeadlineExceededError extends Error {
@@ -23,6 +33,7 @@ export interface ChildContext {
 /** context.WithCancel / WithTimeout: timeoutMs undefined or ≤ 0 means no deadline. */
 export function childContext(parent: AbortSignal | undefined, clock: Clock, timeoutMs?: number): ChildContext {
   const ac = new AbortController();
+  allowManyListeners(ac.signal);
   const onParent = (): void => ac.abort(parent?.reason);
   const timer =
     timeoutMs !== undefined && timeoutMs > 0

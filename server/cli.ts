@@ -1,0 +1,56 @@
+// `npx controller-scope`: parses flags, starts what they ask for, and turns failures into one clear line
+// (exit 2 for a usage error, 1 for anything else). No logic beyond dispatch.
+import { spawn } from 'node:child_process';
+import { CliUsageError, parseCli } from './cli-options';
+import { runStandaloneSandbox } from './cluster/sandbox';
+import { runApp } from './main';
+
+async function main(argv: string[]): Promise<void> {
+  const opts = parseCli(argv);
+  if (opts.command === 'help') {
+    process.stdout.write(opts.text);
+    return;
+  }
+  if (opts.command === 'sandbox') {
+    const s = await runStandaloneSandbox({
+      port: opts.port,
+      host: opts.host,
+      ...(opts.kubeconfigOut ? { kubeconfigOut: opts.kubeconfigOut } : {}),
+    });
+    await s.done;
+    return;
+  }
+  const app = await runApp(opts);
+  console.log(`controller-scope is running: open ${app.url}  (Ctrl-C stops it)`);
+  if (opts.open) openBrowser(app.url);
+  let stopping = false;
+  const stop = (sig: string): void => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    console.log(`\n${sig}: stopping (press Ctrl-C again to force)`);
+    app.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        console.error(`error while stopping: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', () => stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+}
+
+function openBrowser(url: string): void {
+  const child = spawn('xdg-open', [url], { stdio: 'ignore', detached: true });
+  child.on('error', () => console.log(`could not open a browser (xdg-open is missing): open ${url} yourself`));
+  child.unref();
+}
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  if (err instanceof CliUsageError) {
+    console.error(`controller-scope: ${err.message}`);
+    process.exit(2);
+  }
+  console.error(`controller-scope: ${err instanceof Error ? err.message : String(err)}`);
+  process.exit(1);
+});

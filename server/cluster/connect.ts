@@ -1,0 +1,125 @@
+// Starts or connects to the cluster the dashboard runs against: the embedded sandbox (with life in it),
+// a real kube-apiserver + etcd (envtest), or any cluster by kubeconfig. Each way ends in a RestConfig the
+// user's manager can use, and a stop() that leaves nothing running.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getConfig, type RestConfig } from '../runtime/client/config';
+import { ControlPlane } from './envtest';
+import { connectCluster } from './kubeconfig';
+import { SandboxServer } from './sandbox';
+import { startClusterLife, type ClusterLife } from './sandbox/life';
+
+export type ClusterRequest =
+  | { mode: 'sandbox'; port?: number; workload?: { rate?: number; paused?: boolean } }
+  | { mode: 'envtest'; workload?: { rate?: number; paused?: boolean } }
+  | { mode: 'kubeconfig'; kubeconfig?: string; context?: string; namespace?: string };
+
+export interface RunningCluster {
+  kind: 'sandbox' | 'envtest' | 'kubeconfig';
+  /** Context name, or "sandbox"/"envtest". */
+  name: string;
+  server: string;
+  config: RestConfig;
+  /** Path of a kubeconfig for kubectl, when we wrote one. */
+  kubeconfigPath?: string;
+  sandbox?: SandboxServer;
+  life?: ClusterLife;
+  stop(): Promise<void>;
+}
+
+export async function startCluster(req: ClusterRequest, signal?: AbortSignal): Promise<RunningCluster> {
+  switch (req.mode) {
+    case 'sandbox':
+      return startSandbox(req);
+    case 'envtest':
+      return startEnvtest(req, signal);
+    case 'kubeconfig':
+      return connectKubeconfig(req, signal);
+  }
+}
+
+async function startSandbox(req: Extract<ClusterRequest, { mode: 'sandbox' }>): Promise<RunningCluster> {
+  const sandbox = new SandboxServer({ port: req.port ?? 0 });
+  const { url } = await sandbox.start();
+  const dir = await mkdtemp(join(tmpdir(), 'controller-scope-sandbox-'));
+  const kubeconfigPath = join(dir, 'kubeconfig');
+  try {
+    await sandbox.writeKubeconfig(kubeconfigPath);
+    const config = getConfig({ kubeconfig: kubeconfigPath, argv: [], env: {} });
+    const life = await startClusterLife({ config, store: sandbox.store, workload: { rate: 2, ...req.workload } });
+    return {
+      kind: 'sandbox',
+      name: 'sandbox',
+      server: url,
+      config,
+      kubeconfigPath,
+      sandbox,
+      life,
+      async stop() {
+        await life.stop();
+        await sandbox.stop();
+        await rm(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    await sandbox.stop();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
+
+async function startEnvtest(
+  req: Extract<ClusterRequest, { mode: 'envtest' }>,
+  signal?: AbortSignal,
+): Promise<RunningCluster> {
+  const plane = new ControlPlane();
+  const info = await plane.start(signal);
+  try {
+    const config = getConfig({ kubeconfig: info.kubeconfigPath, argv: [], env: {} });
+    // No kubelet runs beside a bare kube-apiserver, so pods stay Pending there; the controllers still work.
+    const life = await startClusterLife({ config, workload: { rate: 2, ...req.workload } });
+    return {
+      kind: 'envtest',
+      name: 'envtest',
+      server: info.apiServerUrl,
+      config,
+      kubeconfigPath: info.kubeconfigPath,
+      life,
+      async stop() {
+        await life.stop();
+        await plane.stop();
+      },
+    };
+  } catch (err) {
+    await plane.stop();
+    throw err;
+  }
+}
+
+async function connectKubeconfig(
+  req: Extract<ClusterRequest, { mode: 'kubeconfig' }>,
+  signal?: AbortSignal,
+): Promise<RunningCluster> {
+  const conn = await connectCluster({
+    ...(req.kubeconfig ? { kubeconfig: req.kubeconfig } : {}),
+    ...(req.context ? { context: req.context } : {}),
+    ...(signal ? { signal } : {}),
+    access: [
+      {
+        gvr: { group: '', version: 'v1', resource: 'pods' },
+        kind: 'Pod',
+        ...(req.namespace ? { namespace: req.namespace } : {}),
+      },
+    ],
+  });
+  return {
+    kind: 'kubeconfig',
+    name: conn.config.contextName ?? 'kubeconfig',
+    server: conn.config.host,
+    config: conn.config,
+    async stop() {
+      conn.http.close();
+    },
+  };
+}

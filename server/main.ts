@@ -1,0 +1,108 @@
+// The composition root: cluster → manager with the example controllers → recorder → dashboard. Nothing
+// here but wiring; every part it joins lives, and is tested, in its own folder.
+import type { DashboardOptions as CliDashboardOptions } from './cli-options';
+import { startCluster, type RunningCluster } from './cluster/connect';
+import { ClusterControlsImpl } from './cluster/controls';
+import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
+import { objectSourceOver } from './dashboard-object-source';
+import { registerDemoControllers, WRITING_DEMOS, type DemoName } from './demo';
+import { newManager, newRegistry, stepPort, type Manager } from './runtime';
+
+export interface RunningApp {
+  url: string;
+  dashboard: DashboardServer;
+  cluster?: RunningCluster;
+  manager?: Manager;
+  stop(): Promise<void>;
+}
+
+export async function runApp(
+  opts: CliDashboardOptions,
+  log: (line: string) => void = console.log,
+): Promise<RunningApp> {
+  const auth = { host: opts.host, port: opts.port, ...(opts.authToken ? { token: opts.authToken } : {}), log };
+  if (opts.cluster.mode === 'replay') {
+    const r = await openReplay({ file: opts.cluster.file, speed: opts.cluster.speed });
+    const dashboard = await startDashboard({
+      ...auth,
+      recorder: r.recorder,
+      mode: 'replay',
+      cluster: r.cluster,
+      controllers: r.controllers,
+      ports: { replay: r.source },
+    });
+    return { url: dashboard.url, dashboard, stop: () => dashboard.close() };
+  }
+
+  const cluster = await startCluster(
+    opts.cluster.mode === 'kubeconfig'
+      ? { ...opts.cluster, ...(opts.namespace ? { namespace: opts.namespace } : {}) }
+      : opts.cluster,
+  );
+  const writable = cluster.kind !== 'kubeconfig' || opts.allowWrites;
+  const controllers = opts.controllers.filter((c: DemoName) => writable || !WRITING_DEMOS.has(c));
+  for (const c of opts.controllers.filter((n) => !controllers.includes(n))) {
+    log(`not starting '${c}': it writes to the cluster, and ${cluster.name} is read-only without --allow-writes`);
+  }
+
+  let manager: Manager | undefined;
+  const recorder = new Recorder({ objectSource: objectSourceOver(() => manager?.getCache()) });
+  const registry = newRegistry(true);
+  manager = newManager(cluster.config, {
+    probe: recorder,
+    registry,
+    ...(opts.namespace ? { cache: { namespace: opts.namespace } } : {}),
+  });
+  await registerDemoControllers(manager, controllers, { namespace: 'demo' });
+
+  const controls = new ClusterControlsImpl(cluster, writable);
+  const byName = (name: string) => manager?.getControllers().find((c) => c.name === name);
+  const dashboard = await startDashboard({
+    ...auth,
+    recorder,
+    registry,
+    cluster: controls.info,
+    controllers: manager.getControllers().map((c) => c.name),
+    ports: {
+      steppers: (name) => {
+        const c = byName(name);
+        return c ? stepPort(c) : undefined;
+      },
+      requeuer: {
+        requeue: (name, key) =>
+          byName(name) ? (byName(name)?.requeue(key, 'requested from the dashboard'), true) : false,
+      },
+      cluster: controls,
+    },
+  });
+  const writer = opts.record
+    ? new RecordingWriter({
+        recorder,
+        file: opts.record,
+        cluster: controls.info,
+        controllers: manager.getControllers().map((c) => c.name),
+      })
+    : undefined;
+
+  const ac = new AbortController();
+  const running = manager
+    .start(ac.signal)
+    .catch((err: unknown) => log(`manager stopped with an error: ${err instanceof Error ? err.message : String(err)}`));
+  log(
+    `cluster: ${cluster.kind} ${cluster.server}${cluster.kubeconfigPath ? ` (kubectl --kubeconfig ${cluster.kubeconfigPath} get pods -A)` : ''}`,
+  );
+  log(`controllers: ${controllers.join(', ') || 'none'}`);
+  return {
+    url: dashboard.url,
+    dashboard,
+    cluster,
+    manager,
+    async stop() {
+      await dashboard.close();
+      ac.abort();
+      await running;
+      await writer?.close();
+      await cluster.stop();
+    },
+  };
+}
