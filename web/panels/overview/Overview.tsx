@@ -130,7 +130,15 @@ function ControllerRow({ lane }: { lane: ControllerLane }) {
       </div>
       <Node
         title="Sources"
-        main={lane.sources.length > 0 ? lane.sources.join(', ') : '—'}
+        main={
+          lane.sources.length > 0 ? (
+            <span title={lane.sources.join(', ')}>
+              {lane.sources.map((g) => g.slice(g.lastIndexOf('/') + 1)).join(', ')}
+            </span>
+          ) : (
+            '—'
+          )
+        }
         sub={`${fmtCount(lane.handlerEvents)} events · ${fmtCount(lane.filtered)} filtered`}
         to={{ panel: 'controller', ...to }}
       />
