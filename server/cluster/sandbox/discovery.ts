@@ -12,6 +12,8 @@ function subresourcesOf(
   if (t.scale) out.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: SUB_VERBS });
   if (t.group === '' && t.resource === 'namespaces')
     out.push({ name: 'finalize', kind: t.kind, group: '', version: 'v1', verbs: ['update'] });
+  if (t.group === '' && t.resource === 'pods')
+    out.push({ name: 'binding', kind: 'Binding', group: '', version: 'v1', verbs: ['create'] });
   return out;
 }
 

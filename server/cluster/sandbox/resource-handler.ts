@@ -14,6 +14,7 @@ import { decodeRequestBody, negotiateOutput, type OutputTarget } from './negotia
 import { applyPatch } from './patch';
 import { patchObject, resolvePatchType } from './patch-handler';
 import { withTypeMeta, type ResourceType } from './resources';
+import { bindPod } from './binding';
 import { applyScale, toScale } from './scale';
 import { parseFieldSelector } from './selectors';
 import { objectKey } from './storage';
@@ -54,6 +55,8 @@ function verbOf(method: string, r: ResourceRequest, q: URLSearchParams): Verb | 
     }
   }
   switch (method) {
+    case 'POST':
+      return r.subresource === 'binding' ? 'create' : undefined;
     case 'GET':
       return isWatch && !r.subresource ? 'watch' : 'get';
     case 'PUT':
@@ -71,6 +74,7 @@ const SUB_VERBS: Record<string, Verb[]> = {
   status: ['get', 'update', 'patch'],
   scale: ['get', 'update', 'patch'],
   finalize: ['update'],
+  binding: ['create'],
 };
 
 export async function handleResource(
@@ -144,6 +148,15 @@ export async function handleResource(
         return respondList(res, list, t, target, q, pretty, ctx);
       }
       case 'create': {
+        if (r.subresource === 'binding') {
+          bindPod(ctx, t, r.namespace as string, r.name as string, body);
+          return sendJson(
+            res,
+            201,
+            { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 },
+            { pretty },
+          );
+        }
         const out = createObject(
           ctx,
           t,

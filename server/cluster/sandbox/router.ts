@@ -87,7 +87,8 @@ function parseResourcePath(
     const allowed =
       (sub === 'status' && type.status) ||
       (sub === 'scale' && !!type.scale) ||
-      (sub === 'finalize' && type.group === '' && type.resource === 'namespaces');
+      (sub === 'finalize' && type.group === '' && type.resource === 'namespaces') ||
+      (sub === 'binding' && type.group === '' && type.resource === 'pods');
     if (!allowed || legacyWatch) return undefined;
     r.subresource = sub;
   }

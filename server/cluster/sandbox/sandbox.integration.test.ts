@@ -497,6 +497,30 @@ describe('more verbs', () => {
     expect([(d.body.spec as { replicas: number }).replicas, d.body.metadata.generation]).toEqual([2, 3]);
   });
 
+  it('binds pods to nodes through pods/binding', async () => {
+    await req('POST', '/api/v1/namespaces/default/pods', {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'bind-me' },
+      spec: { containers: [{ name: 'c', image: 'i' }] },
+    });
+    const binding = {
+      apiVersion: 'v1',
+      kind: 'Binding',
+      metadata: { name: 'bind-me' },
+      target: { apiVersion: 'v1', kind: 'Node', name: 'node-1' },
+    };
+    const r = await req<KubeStatus>('POST', '/api/v1/namespaces/default/pods/bind-me/binding', binding);
+    expect([r.status, r.body.status]).toEqual([201, 'Success']);
+    const pod = await req<KubeObject>('GET', '/api/v1/namespaces/default/pods/bind-me');
+    expect((pod.body.spec as { nodeName: string }).nodeName).toBe('node-1');
+    expect((pod.body.status as { conditions: { type: string; status: string }[] }).conditions).toEqual([
+      expect.objectContaining({ type: 'PodScheduled', status: 'True' }),
+    ]);
+    const again = await req<KubeStatus>('POST', '/api/v1/namespaces/default/pods/bind-me/binding', binding);
+    expect([again.status, again.body.reason]).toEqual([409, 'Conflict']);
+  });
+
   it('answers 405 for verbs a path does not serve', async () => {
     const r = await req<KubeStatus>('POST', '/api/v1/pods', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } });
     expect([r.status, r.body.reason]).toEqual([405, 'MethodNotAllowed']);
