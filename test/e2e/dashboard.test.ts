@@ -209,6 +209,13 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
     await page.click('[data-testid="fault-inject"]');
     await page.waitForSelector('[data-testid="command-ok"], [data-testid="command-error"]', { timeout: 15_000 });
     await shot('faults-answer');
+    if (await page.$('[data-testid="command-ok"]')) {
+      // The sandbox took it: show what the reflectors did about it.
+      await page.waitForTimeout(3000);
+      await open('reflector');
+      await shot('reflector-after-fault');
+      await open('faults');
+    }
     // Leave the cluster as we found it.
     const clear = await page.$('text=clear all');
     if (clear && (await clear.isEnabled())) await clear.click();

@@ -13,7 +13,7 @@ export function WorkloadPanel() {
   const [rate, setRate] = useState(5);
   const [namespace, setNamespace] = useState('');
   const r = useRunner();
-  const chosen = profile || profiles?.[0] || '';
+  const chosen = profile || profiles?.[0] || current?.profile || '';
   return (
     <Card
       title="Workload"
@@ -43,7 +43,7 @@ export function WorkloadPanel() {
               className="inp"
               value={profile}
               onChange={(e) => setProfile(e.target.value)}
-              placeholder="profile name"
+              placeholder={current?.profile ?? 'profile name'}
             />
           )}
         </label>

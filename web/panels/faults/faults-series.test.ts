@@ -4,7 +4,14 @@ import { DEFAULT_FAULT_FORM, buildFault } from './faults-series';
 describe('buildFault', () => {
   it('builds a targeted fault with an automatic lift', () => {
     expect(
-      buildFault({ ...DEFAULT_FAULT_FORM, kind: 'conflicts', rate: 0.3, verbs: 'update, patch', durationSec: 10 }),
+      buildFault({
+        ...DEFAULT_FAULT_FORM,
+        kind: 'conflicts',
+        rate: 0.3,
+        resource: 'pods',
+        verbs: 'update, patch',
+        durationSec: 10,
+      }),
     ).toEqual({
       fault: { kind: 'conflicts', rate: 0.3, resource: 'pods', verbs: ['update', 'patch'] },
       durationMs: 10_000,

@@ -17,7 +17,7 @@ export interface FaultForm {
 
 export const DEFAULT_FAULT_FORM: FaultForm = {
   kind: 'expireWatches',
-  resource: 'pods',
+  resource: '',
   namespace: '',
   verbs: '',
   ms: 500,
