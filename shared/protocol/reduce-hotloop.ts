@@ -23,6 +23,8 @@ export function recordWrite(d: Draft, c: ControllerView, ev: Stamped<ClientReque
   if (key !== undefined) w.key = key;
   if (ev.code !== undefined) w.code = ev.code;
   if (ev.error !== undefined) w.error = ev.error;
+  const running = key !== undefined ? c.keys[key]?.lastReconcile : undefined;
+  if (running && running.endTs === undefined && running.selfCaused) w.fromSelfCaused = true;
   const writes = d.child(c, 'writes');
   const id = refId(ev.ref);
   const prev = writes[id];
@@ -31,7 +33,16 @@ export function recordWrite(d: Draft, c: ControllerView, ev: Stamped<ClientReque
     const rv = prev.error === undefined ? prev.ref.resourceVersion : undefined;
     const earlier =
       rv !== undefined
-        ? [...(prev.earlier ?? []), { seq: prev.seq, ts: prev.ts, verb: prev.verb, resourceVersion: rv }]
+        ? [
+            ...(prev.earlier ?? []),
+            {
+              seq: prev.seq,
+              ts: prev.ts,
+              verb: prev.verb,
+              resourceVersion: rv,
+              ...(prev.fromSelfCaused ? { fromSelfCaused: true } : {}),
+            },
+          ]
         : prev.earlier;
     if (earlier) w.earlier = earlier.slice(-MAX_EARLIER_WRITES);
   }
@@ -73,8 +84,15 @@ function exactWrite(w: WriteRecord | undefined, rv: string | undefined): WriteRe
   if (!w || rv === undefined || w.ref.resourceVersion === undefined || w.ref.resourceVersion === rv) return w;
   const e = w.earlier?.find((x) => x.resourceVersion === rv);
   if (!e) return w;
-  const { earlier: _earlier, code: _code, ...rest } = w;
-  return { ...rest, seq: e.seq, ts: e.ts, verb: e.verb, ref: { ...w.ref, resourceVersion: rv } };
+  const { earlier: _earlier, code: _code, fromSelfCaused: _self, ...rest } = w;
+  return {
+    ...rest,
+    seq: e.seq,
+    ts: e.ts,
+    verb: e.verb,
+    ref: { ...w.ref, resourceVersion: rv },
+    ...(e.fromSelfCaused ? { fromSelfCaused: true } : {}),
+  };
 }
 
 /** The first cause that is an event about an object this controller wrote within the window before ts. */
@@ -96,7 +114,8 @@ export function evaluateHotLoop(d: Draft, c: ControllerView, k: KeyView, ev: Sta
   const { hotLoopThreshold, hotLoopWindowMs, hotLoopSelfRatio, maxHotLoopEvidence } = d.view.limits;
   const since = ev.ts - hotLoopWindowMs;
   const recent = k.recent.filter((r) => r.ts > since);
-  recent.push({ ts: ev.ts, self: k.lastReconcile?.selfCaused ?? false });
+  const rec = k.lastReconcile;
+  recent.push({ ts: ev.ts, self: (rec?.selfCaused ?? false) && (rec?.selfCause?.write.fromSelfCaused ?? false) });
   // Only threshold+1 entries are needed to decide; keep a few more so the ratio is not a coin flip.
   k.recent = recent.slice(-(hotLoopThreshold * 2 + 1));
   const n = k.recent.length;

@@ -337,10 +337,33 @@ describe('hot-loop detection', () => {
     const loop = c?.keys['default/w']?.hotLoop;
     expect(loop).toBeDefined();
     expect(loop?.reconcilesInWindow).toBeGreaterThan(10);
-    expect(loop?.selfRatio).toBeGreaterThanOrEqual(0.9);
+    // The first two reconciles only start the chain (an outside event, then the first self-caused one).
+    expect(loop?.selfRatio).toBeGreaterThanOrEqual(0.8);
     expect(loop?.evidence.at(-1)?.write).toMatchObject({ verb: 'updateStatus', key: 'default/w' });
     expect(c?.hotLoops.map((h) => h.key)).toEqual(['default/w']);
     expect(c?.keys['default/w']?.lastReconcile?.writes).toBe(1);
+  });
+
+  it('does not flag a controller that writes once per outside event and then settles', () => {
+    // The replicaset-owner pattern: an outside change makes it write; its own write wakes it once more and it
+    // finds nothing to do. Half its reconciles are self-caused, but none continues a chain.
+    const s = new EventScript();
+    const other = { gvk: 'v1/Pod', namespace: 'default', name: 'p' };
+    for (let i = 0; i < 12; i++) {
+      s.reconcileCycle('widgets', 'default/w', {
+        cause: { type: 'owner', eventType: 'update', source: { ...other, resourceVersion: `p${i}` } },
+        writes: [{ verb: 'patch', ref: own }],
+      });
+      s.advance(100);
+      s.reconcileCycle('widgets', 'default/w', {
+        cause: { type: 'event', eventType: 'update', source: { ...own, resourceVersion: `w${i}` } },
+      });
+      s.advance(100);
+    }
+    const c = reduce(createView(), s.events).controllers.widgets;
+    expect(c?.keys['default/w']?.history.some((r) => r.selfCaused)).toBe(true);
+    expect(c?.keys['default/w']?.hotLoop).toBeUndefined();
+    expect(c?.hotLoops).toEqual([]);
   });
 
   it('does not flag a key reconciled often because of other actors', () => {

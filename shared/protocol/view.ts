@@ -51,7 +51,10 @@ export interface ViewLimits {
   hotLoopThreshold: number;
   /** Default 10000. */
   hotLoopWindowMs: number;
-  /** Share of those reconciles that must have been caused by the controller's own writes. Default 0.5. */
+  /**
+   * Share of those reconciles that must continue a chain of self-caused writes: caused by a write that a
+   * reconcile made which was itself caused by the controller's own write. Default 0.5.
+   */
   hotLoopSelfRatio: number;
   /** Writes remembered per controller to attribute causes to them. Default 500. */
   maxWritesPerController: number;
@@ -281,7 +284,12 @@ export interface WriteRecord {
    * Earlier successful writes to the same object, newest last (at most 8), so an event can be matched to the
    * exact write whose resourceVersion it carries when several writes are in flight.
    */
-  earlier?: { seq: number; ts: number; verb: string; resourceVersion: string }[];
+  earlier?: { seq: number; ts: number; verb: string; resourceVersion: string; fromSelfCaused?: boolean }[];
+  /**
+   * The reconcile that wrote was itself caused by one of this controller's writes. A loop is a chain of these;
+   * a controller that writes once and then finds nothing to do (settling) never makes one.
+   */
+  fromSelfCaused?: boolean;
 }
 
 export interface Histogram {

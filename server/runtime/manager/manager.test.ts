@@ -109,6 +109,7 @@ describe('Manager.Start', () => {
       'started:Others',
       'started:WarmupRunnables',
       'started:LeaderElection',
+      'started',
       'stopping',
       'stopped',
     ]);

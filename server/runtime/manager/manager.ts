@@ -234,6 +234,8 @@ export class Manager {
       if (this.errors.length === 0 && !internal.signal.aborted) {
         if (this.lock) leRun = this.runLeaderElection(this.lock, internal.signal, leCtx.signal);
         else await this.startLeaderElectionRunnables(internal.signal);
+        // Every group is up (leader-election runnables follow once elected): the manager as a whole runs.
+        if (this.errors.length === 0 && !internal.signal.aborted) this.lifecycle('started');
       }
       await Promise.race([whenAborted(internal.signal), failed]);
       runError = this.errors[0];
