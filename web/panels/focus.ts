@@ -34,8 +34,9 @@ export function focusController(
   if (prefer === 'first' || all.length < 2) return all[0];
   const trouble = (c: ControllerView) =>
     c.hotLoops.length * 1e9 + c.reconciles.error + c.reconciles.panic + c.reconciles.terminalError;
-  const ranked = all.slice().sort((a, b) => trouble(b) - trouble(a));
-  return prefer === 'trouble' ? ranked[0] : ranked[ranked.length - 1];
+  // Stable sorts keep name order among equals, so ties go to the first name either way.
+  const ranked = all.slice().sort((a, b) => (prefer === 'trouble' ? trouble(b) - trouble(a) : trouble(a) - trouble(b)));
+  return ranked[0];
 }
 
 /** The focused key, or the most interesting one: a hot loop, else the most retried, else the busiest. */
