@@ -1,6 +1,7 @@
 // Workload 4: what the probe seam costs. The same workqueue and informer→workqueue pipeline run with
-// NOOP_PROBE (nobody listens), with an enabled probe that drops every event (the cost of building events),
-// and with the dashboard Recorder (stamping, ring, reducer, per-object versions, one batch listener).
+// NOOP_PROBE (nobody listens), with a disabled probe that counts emit calls (must stay 0), with an enabled probe
+// that drops every event (the cost of building events), and with the dashboard Recorder (stamping, ring,
+// reducer, per-object versions), both with no browser connected and with one.
 // Variants take turns within each repetition so a change in machine load hits all of them alike.
 import type { KubeObject } from '../shared/models/object';
 import { Recorder } from '../server/dashboard/recorder/recorder';
@@ -67,24 +68,35 @@ const VARIANTS: Variant[] = [
     },
   },
   {
-    name: 'dashboard Recorder',
+    name: 'Recorder, no browser connected',
     listens: true,
-    make: () => {
-      let store: CacheStore<KubeObject> | undefined;
-      const recorder = new Recorder({
-        objectSource: { get: (_gvk, ns, name) => store?.getByKey(ns ? `${ns}/${name}` : name) },
-      });
-      // One subscriber, as a connected browser would be; the transport's own cost is not measured here.
-      recorder.onBatch(() => {});
-      return {
-        probe: recorder,
-        onStore: (s) => (store = s),
-        events: () => recorder.seq,
-        close: () => recorder.close(),
-      };
-    },
+    make: () => recorderHarness(false),
+  },
+  {
+    name: 'Recorder, one browser connected',
+    listens: true,
+    make: () => recorderHarness(true),
   },
 ];
+
+/**
+ * The dashboard Recorder wired as the composition root does (reading the informer's cache for object
+ * versions). With `connected`, one batch listener stands in for a browser; the transport's own cost is not
+ * measured here.
+ */
+function recorderHarness(connected: boolean): Harness {
+  let store: CacheStore<KubeObject> | undefined;
+  const recorder = new Recorder({
+    objectSource: { get: (_gvk, ns, name) => store?.getByKey(ns ? `${ns}/${name}` : name) },
+  });
+  if (connected) recorder.onBatch(() => {});
+  return {
+    probe: recorder,
+    onStore: (s) => (store = s),
+    events: () => recorder.seq,
+    close: () => recorder.close(),
+  };
+}
 
 interface Workload {
   label: string;

@@ -9,7 +9,7 @@ import { buildGoPeer, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
 import { benchProbeCost } from './probe-cost';
-import { benchSandbox, startSandboxHost } from './sandbox';
+import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
 import { FULL, QUICK } from './shapes';
 import { oursOnly, sideBySide } from './table';
 import { benchQueue, benchRateLimited } from './workqueue';
@@ -31,6 +31,15 @@ function goVersion(): string {
       .replace(/^go version /, '');
   } catch {
     return 'unavailable';
+  }
+}
+
+/** A failing Go peer becomes a note under the table instead of ending the run. */
+async function tryGo(notes: string[], fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    notes.push(`Go peer failed: ${(e as Error).message.split('\n')[0]}`);
   }
 }
 
@@ -61,19 +70,29 @@ async function main(): Promise<void> {
   log('informer…');
   ours.push(await benchInformer(shape));
   if (goBin) {
+    const bin = goBin;
     log('client-go: workqueue, rate-limited queue, informer…');
     const only = [...goFlags, '-only', 'queue,ratelimited,informer'];
-    peers.push(...(await runGoPeer(goBin, only)));
-    log('client-go with GOMAXPROCS=1…');
-    peersOneCore.push(...(await runGoPeer(goBin, only, { oneCore: true })));
+    await tryGo(notes, async () => {
+      peers.push(...(await runGoPeer(bin, only)));
+      log('client-go with GOMAXPROCS=1…');
+      peersOneCore.push(...(await runGoPeer(bin, only, { oneCore: true })));
+    });
   }
 
   log('probe cost…');
   onlyOurs.push(...(await benchProbeCost(shape)));
 
+  let host: SandboxHost | undefined;
   if (withSandbox) {
     log('sandbox: seeding the embedded API server in a child process…');
-    const host = await startSandboxHost(shape);
+    try {
+      host = await startSandboxHost(shape);
+    } catch (e) {
+      notes.push(`sandbox workloads not run: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+  if (host) {
     try {
       const { seed } = host;
       notes.push(
@@ -83,6 +102,7 @@ async function main(): Promise<void> {
       log('sandbox: our client…');
       ours.push(...(await benchSandbox(shape, seed)));
       if (goBin) {
+        const bin = goBin;
         log('sandbox: client-go…');
         const sandboxArgs = [
           ...goFlags,
@@ -99,9 +119,11 @@ async function main(): Promise<void> {
           '-events',
           String(seed.events),
         ];
-        peers.push(...(await runGoPeer(goBin, sandboxArgs)));
-        log('sandbox: client-go with GOMAXPROCS=1…');
-        peersOneCore.push(...(await runGoPeer(goBin, sandboxArgs, { oneCore: true })));
+        await tryGo(notes, async () => {
+          peers.push(...(await runGoPeer(bin, sandboxArgs)));
+          log('sandbox: client-go with GOMAXPROCS=1…');
+          peersOneCore.push(...(await runGoPeer(bin, sandboxArgs, { oneCore: true })));
+        });
       }
     } finally {
       await host.stop();
