@@ -15,7 +15,12 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'unit',
-          include: ['server/**/*.test.ts', 'shared/**/*.test.ts', 'web/**/*.test.{ts,tsx}', 'test/architecture/**/*.test.ts'],
+          include: [
+            'server/**/*.test.ts',
+            'shared/**/*.test.ts',
+            'web/**/*.test.{ts,tsx}',
+            'test/architecture/**/*.test.ts',
+          ],
           exclude: ['**/*.integration.test.ts'],
         },
       },

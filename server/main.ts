@@ -45,10 +45,10 @@ export async function runApp(
     log(`not starting '${c}': it writes to the cluster, and ${cluster.name} is read-only without --allow-writes`);
   }
 
-  let manager: Manager | undefined;
-  const recorder = new Recorder({ objectSource: objectSourceOver(() => manager?.getCache()) });
+  // The object source reads the manager's cache lazily (the manager needs the recorder as its probe first).
+  const recorder = new Recorder({ objectSource: objectSourceOver(() => manager.getCache()) });
   const registry = newRegistry(true);
-  manager = newManager(cluster.config, {
+  const manager: Manager = newManager(cluster.config, {
     probe: recorder,
     registry,
     ...(opts.namespace ? { cache: { namespace: opts.namespace } } : {}),
@@ -56,7 +56,7 @@ export async function runApp(
   await registerDemoControllers(manager, controllers, { namespace: 'demo' });
 
   const controls = new ClusterControlsImpl(cluster, writable);
-  const byName = (name: string) => manager?.getControllers().find((c) => c.name === name);
+  const byName = (name: string) => manager.getControllers().find((c) => c.name === name);
   const dashboard = await startDashboard({
     ...auth,
     recorder,

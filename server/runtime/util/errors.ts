@@ -23,7 +23,8 @@ function reasonOf(err: unknown): { code: number; reason: string } | undefined {
   return undefined;
 }
 
-export const isNotFound = (err: unknown): boolean => reasonOf(err)?.reason === 'NotFound' || reasonOf(err)?.code === 404;
+export const isNotFound = (err: unknown): boolean =>
+  reasonOf(err)?.reason === 'NotFound' || reasonOf(err)?.code === 404;
 export const isAlreadyExists = (err: unknown): boolean => reasonOf(err)?.reason === 'AlreadyExists';
 export const isConflict = (err: unknown): boolean => reasonOf(err)?.code === 409 && !isAlreadyExists(err);
 export const isForbidden = (err: unknown): boolean => reasonOf(err)?.code === 403;
