@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
 import { DiscoveryClient, rawPatch } from '../../../server/runtime/client';
+import { onlyOn } from '../support/differences';
 import { apiError, CRD, eventually, names, newNamespace, statusOf } from '../support/helpers';
 import type { ConformanceTarget, GetTarget, TargetName } from '../support/target';
 
@@ -62,7 +63,7 @@ const widget = (group: string, kind: string, name: string, namespace?: string, s
   spec: { size },
 });
 
-export function crdCases(target: GetTarget, _targetName: TargetName): void {
+export function crdCases(target: GetTarget, targetName: TargetName): void {
   describe('custom resources', () => {
     it('serves a namespaced CRD with a status subresource: discovery, mapper, CRUD, typed list items', async () => {
       const t = target();
@@ -234,6 +235,68 @@ export function crdCases(target: GetTarget, _targetName: TargetName): void {
       );
       expect(mismatch.code).toBe(400);
     });
+
+    it('prunes unknown fields and selects on metadata.name only', async () => {
+      const t = target();
+      const s: CrdSpec = {
+        group: 'schema.conformance.example.com',
+        kind: 'Shape',
+        plural: 'shapes',
+        scope: 'Namespaced',
+        status: true,
+      };
+      await installCrd(t, s);
+      const ns = await newNamespace(t);
+      const created = await t.client.create<KubeObject>({
+        ...widget(s.group, 'Shape', 'sq', ns, 4),
+        spec: { size: 4, unknownField: 'dropped' },
+        topLevelExtra: { x: 1 },
+      });
+      expect(created.spec).toEqual({ size: 4 });
+      expect(created.topLevelExtra).toBeUndefined();
+      await t.client.create(widget(s.group, 'Shape', 'circle', ns));
+      const type = { apiVersion: `${s.group}/v1`, kind: 'Shape' };
+      expect(
+        names((await t.client.list(type, { namespace: ns, fieldSelector: 'metadata.name=circle' })).items),
+      ).toEqual(['circle']);
+      const unsupported = await apiError(t.client.list(type, { namespace: ns, fieldSelector: 'spec.size=1' }));
+      expect([unsupported.code, unsupported.reason, unsupported.message]).toEqual([
+        400,
+        'BadRequest',
+        'field label not supported: spec.size',
+      ]);
+    });
+
+    // envtest-only: the sandbox does no type validation of custom resources (see support/differences.ts).
+    onlyOn(
+      targetName,
+      'envtest',
+      'refuses a custom resource whose field has the wrong type (422 from the schema)',
+      async () => {
+        const t = target();
+        const s: CrdSpec = {
+          group: 'typed.conformance.example.com',
+          kind: 'Typed',
+          plural: 'typeds',
+          scope: 'Namespaced',
+          status: false,
+        };
+        await installCrd(t, s);
+        const ns = await newNamespace(t);
+        const bad = await apiError(
+          t.client.create<KubeObject>({ ...widget(s.group, 'Typed', 'bad', ns), spec: { size: 'big' } }),
+        );
+        expect([bad.code, bad.reason]).toEqual([422, 'Invalid']);
+        expect(bad.message).toBe(
+          `Typed.${s.group} "bad" is invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`,
+        );
+        expect(statusOf(bad).details).toMatchObject({ name: 'bad', group: s.group, kind: 'Typed' });
+        expect(statusOf(bad).details?.causes?.[0]).toMatchObject({
+          reason: 'FieldValueTypeInvalid',
+          field: 'spec.size',
+        });
+      },
+    );
 
     it('removes a deleted CRD from discovery and stops serving its resource', async () => {
       const t = target();

@@ -150,6 +150,27 @@ export function listCases(target: GetTarget, _targetName: TargetName): void {
       expect(names(paged.list.items)).toEqual(['p0', 'p1', 'p2', 'p3', 'p3a', 'p4', 'p6']);
     });
 
+    it('pages an all-namespaces list in namespace, then name order', async () => {
+      const t = target();
+      const a = await newNamespace(t, 'conf-page-');
+      const b = await newNamespace(t, 'conf-page-');
+      const label = { pagetest: a };
+      for (const [ns, n] of [
+        [b, 'x'],
+        [a, 'y'],
+        [b, 'a'],
+        [a, 'b'],
+      ] as const) {
+        await t.client.create(configMap(ns, n, { labels: label }));
+      }
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR });
+      const paged = await new ListPager({ lister: lw, pageSize: 1 }).list({ labelSelector: `pagetest=${a}` });
+      expect(paged.paginatedResult).toBe(true);
+      const [first, second] = [a, b].sort();
+      const expected = [first, second].flatMap((ns) => (ns === a ? [`${a}/b`, `${a}/y`] : [`${b}/a`, `${b}/x`]));
+      expect(paged.list.items.map((i) => `${i.metadata.namespace}/${i.metadata.name}`)).toEqual(expected);
+    });
+
     it('omits remainingItemCount when a selector is used', async () => {
       const t = target();
       const ns = await newNamespace(t);

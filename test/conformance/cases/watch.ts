@@ -5,6 +5,7 @@ import type { KubeObject, KubeStatus, WatchEvent } from '../../../shared/models/
 import { newListWatchFromClient } from '../../../server/runtime/client';
 import {
   collect,
+  CONFIGMAP,
   configMap,
   CONFIGMAPS_GVR,
   newNamespace,
@@ -119,6 +120,21 @@ export function watchCases(target: GetTarget, _targetName: TargetName): void {
       await t.client.delete(one);
       const { events } = await pending;
       expect(summary(events)).toEqual(['ADDED one', 'DELETED one']);
+    });
+
+    it('reports every object removed by a deletecollection as DELETED', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      for (const n of ['c1', 'c2', 'keep']) {
+        await t.client.create(configMap(ns, n, { labels: { gone: n === 'keep' ? 'no' : 'yes' } }));
+      }
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const start = await lw.list({});
+      const stream = await lw.watch({ resourceVersion: start.metadata.resourceVersion });
+      const pending = collect(stream, (evs) => evs.length >= 2);
+      await t.client.deleteAllOf(CONFIGMAP, { namespace: ns, labelSelector: 'gone=yes' });
+      const { events } = await pending;
+      expect(summary(events).sort()).toEqual(['DELETED c1', 'DELETED c2']);
     });
 
     it('sends current objects then the initial-events-end bookmark for sendInitialEvents', async () => {

@@ -87,6 +87,39 @@ export function writeCases(target: GetTarget, _targetName: TargetName): void {
       expect(typed.items.map((i) => [i.kind, i.apiVersion])).toEqual([['ConfigMap', 'v1']]);
     });
 
+    it('creates a Lease on PUT of a missing name, but refuses that for a ConfigMap', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lease = await t.client.update<KubeObject>({
+        apiVersion: 'coordination.k8s.io/v1',
+        kind: 'Lease',
+        metadata: { name: 'leader', namespace: ns },
+        spec: { holderIdentity: 'me', leaseDurationSeconds: 15 },
+      });
+      expect(lease.metadata.uid).toMatch(UUID);
+      expect(lease.spec).toMatchObject({ holderIdentity: 'me' });
+      const err = await apiError(t.client.update(configMap(ns, 'absent')));
+      expect([err.code, err.reason, err.message]).toEqual([404, 'NotFound', 'configmaps "absent" not found']);
+    });
+
+    it('gives a new Pod generation 1 and the Pending phase', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const p = await t.client.create<KubeObject>({
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'p', namespace: ns },
+        spec: { containers: [{ name: 'c', image: 'registry.example/app:1' }] },
+      });
+      expect(p.metadata.generation).toBe(1);
+      expect(p.status).toMatchObject({ phase: 'Pending', qosClass: 'BestEffort' });
+      expect(p.spec).toMatchObject({
+        restartPolicy: 'Always',
+        terminationGracePeriodSeconds: 30,
+        dnsPolicy: 'ClusterFirst',
+      });
+    });
+
     it('refuses an existing name with 409 AlreadyExists', async () => {
       const t = target();
       const ns = await newNamespace(t);
