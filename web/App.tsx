@@ -126,9 +126,14 @@ export function Shell({
           <span>
             stream <b className="num">{state.eventsPerSecond.toFixed(0)}</b> ev/s
           </span>
-          {server && (
+          {server && server.mode === 'live' && (
             <span>
               up <b className="num">{fmtDuration(now - server.startedAt)}</b>
+            </span>
+          )}
+          {server && server.mode === 'replay' && view.firstTs > 0 && (
+            <span>
+              recorded <b className="num">{fmtDuration(view.lastTs - view.firstTs)}</b>
             </span>
           )}
           <span>

@@ -1,6 +1,7 @@
 // React's side of the store: narrow selectors through useSyncExternalStore, and a ticking clock for
 // countdowns. Components never hold their own copy of runtime data.
 import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import type { Capabilities } from '../../shared/protocol/socket';
 import type { RuntimeView } from '../../shared/protocol/view';
 import type { RuntimeStore, StoreState } from './runtime-store';
 import type { Connection } from './connection';
@@ -26,6 +27,17 @@ export function useStoreState<T>(select: (s: StoreState) => T): T {
 
 export function useView<T>(select: (v: RuntimeView) => T): T {
   return useStoreState((s) => select(s.view));
+}
+
+/**
+ * Whether the server offers a capability (step mode, requeue, faults...): undefined until its hello arrived,
+ * so controls can stay enabled while unknown and the server's own answer explains a refusal.
+ */
+export function useCapability(name: keyof Capabilities): boolean | undefined {
+  return useStoreState((s) => {
+    const v = s.server?.capabilities[name];
+    return v === undefined ? undefined : Boolean(v);
+  });
 }
 
 /** The live connection for commands and inspect, or null in tests and replays without a server. */

@@ -69,10 +69,12 @@ export function Banner({ state, now }: { state: StoreState; now: number }) {
     case 'replaying':
       return (
         <div className="banner info" data-testid="banner">
-          <b>Replay</b> of {s.source}: what you see was recorded earlier, not a live cluster.
+          <span>
+            <b>Replay</b> of {s.source}: recorded earlier, not a live cluster.
+          </span>
           {state.serverStatus?.replay && (
             <>
-              <span className="dim">
+              <span className="dim" style={{ whiteSpace: 'nowrap' }}>
                 seq {state.serverStatus.replay.seq} / {state.serverStatus.replay.lastSeq}
                 {state.serverStatus.replay.finished
                   ? ' · finished'

@@ -5,10 +5,13 @@ import type { StepState } from '../../../shared/protocol/commands';
 import { Card } from '../../components/Card';
 import { Badge } from '../../components/Stat';
 import { useCommand } from '../../components/useCommand';
-import { useStoreState } from '../../client/hooks';
+import { useCapability, useStoreState } from '../../client/hooks';
 
 export function StepControls({ controller, focusKey }: { controller: string; focusKey?: string }) {
-  const { run, busy, error, result, available } = useCommand<StepState>();
+  const cmd = useCommand<StepState>();
+  const { run, busy, error, result } = cmd;
+  const offered = useCapability('step');
+  const available = cmd.available && offered !== false;
   const [bpKey, setBpKey] = useState('');
   const pushed = useStoreState((s) => s.serverStatus?.steppers[controller]);
   const answered = result && result.controller === controller ? result : undefined;
@@ -90,9 +93,14 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
           </button>
         )}
       </div>
-      {!available && (
+      {!cmd.available && (
         <p className="dim" style={{ margin: '8px 0 0', fontSize: 12 }}>
           Not connected to a server: commands are unavailable.
+        </p>
+      )}
+      {cmd.available && offered === false && (
+        <p className="dim" style={{ margin: '8px 0 0', fontSize: 12 }}>
+          This server offers no step mode (a replay has no live controller to hold).
         </p>
       )}
       {error && (

@@ -2,15 +2,19 @@
 // answers each one; a refusal (e.g. no step mode on this server) is shown as given.
 import type { StepState } from '../../../shared/protocol/commands';
 import { useCommand } from '../../components/useCommand';
+import { useCapability } from '../../client/hooks';
 
 export function KeyActions({ controller, objectKey }: { controller: string; objectKey: string }) {
   const { run, busy, error, result, available } = useCommand<StepState | { key: string }>();
+  const canRequeue = useCapability('requeue') !== false;
+  const canStep = useCapability('step') !== false;
+  if (!canRequeue && !canStep) return null;
   return (
     <span className="toolbar" data-testid="key-actions">
       <button
         type="button"
         className="btn small"
-        disabled={!available || busy}
+        disabled={!available || busy || !canRequeue}
         onClick={() => void run({ type: 'requeue', controller, key: objectKey })}
         title="Add this key to the queue now, with cause “manual”"
       >
@@ -19,7 +23,7 @@ export function KeyActions({ controller, objectKey }: { controller: string; obje
       <button
         type="button"
         className="btn small"
-        disabled={!available || busy}
+        disabled={!available || busy || !canStep}
         onClick={() => void run({ type: 'step.breakpoint', controller, key: objectKey })}
         title="Hold the controller before this key is next dispatched to a worker"
       >
