@@ -6,6 +6,7 @@ import type { ResourceRegistry, ResourceType, PrinterColumn } from './resources'
 import { invalid, newInvalid, notSupported, required, type FieldError } from './status-errors';
 import { isObject, rfc3339, type JsonObject } from './util';
 import { applyStructuralSchema, type Schema } from './schema';
+import { validateAgainstSchema } from './schema-validation';
 
 /** Verbs of every custom resource, in the order apiextensions-apiserver's discovery lists them. */
 const CUSTOM_RESOURCE_VERBS = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
@@ -191,7 +192,12 @@ export function crdResourceTypes(crd: KubeObject): ResourceType[] {
             },
           }
         : {}),
-      ...(schema ? { normalize: (o: KubeObject) => applyStructuralSchema(o, schema) } : {}),
+      ...(schema
+        ? {
+            normalize: (o: KubeObject) => applyStructuralSchema(o, schema),
+            validate: (o: KubeObject) => validateAgainstSchema(o, schema),
+          }
+        : {}),
     });
   }
   return out;

@@ -143,7 +143,7 @@ export function createObject(
   const generating = !m.name && !!m.generateName;
   for (let attempt = 0; ; attempt++) {
     if (generating) m.name = generateName(m.generateName as string, ctx.random);
-    throwIfInvalid(type, m.name ?? '', validateObjectMeta(type, obj));
+    throwIfInvalid(type, m.name ?? '', [...validateObjectMeta(type, obj), ...(type.validate?.(obj) ?? [])]);
     if (isNamespaceType(type) && obj.metadata.labels)
       obj.metadata.labels['kubernetes.io/metadata.name'] = m.name as string;
     const key = objectKey(m.namespace, m.name as string);

@@ -140,8 +140,10 @@ export function checkFieldSelector(type: ResourceType, sel: FieldSelector, sampl
   const known = Object.keys(fieldsOf(type, sample));
   for (const r of sel.requirements) {
     if (known.includes(r.field)) continue;
-    if (!type.fieldLabels)
+    // Custom resources word it like kinds with their own field-label table.
+    if (!type.fieldLabels && !type.crdName) {
       throw newBadRequest(`"${r.field}" is not a known field selector: only "metadata.name", "metadata.namespace"`);
+    }
     throw newBadRequest(`field label not supported: ${r.field}`);
   }
 }

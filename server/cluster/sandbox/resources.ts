@@ -1,6 +1,7 @@
 // The sandbox's type registry: what kube-apiserver's installer (apiserver pkg/endpoints/installer.go)
 // learns from each registry strategy — scope, verbs, names, subresources, generation and update rules.
 import type { KubeObject } from '../../../shared/models/object';
+import type { FieldError } from './status-errors';
 
 /** How metadata.generation moves (the strategies' PrepareForCreate/PrepareForUpdate). */
 export type GenerationPolicy = 'none' | 'spec' | 'specOrAnnotations' | 'nonMetadata';
@@ -56,6 +57,8 @@ export interface ResourceType {
   prepareForCreate?: (obj: KubeObject) => void;
   /** Applied on every write (CR pruning and schema defaults). */
   normalize?: (obj: KubeObject) => void;
+  /** Kind-specific validation on every write (CR schemas); errors answer 422 Invalid. */
+  validate?: (obj: KubeObject) => FieldError[];
   /** Group whose storage this type shares (events.k8s.io Events live with core Events). */
   storageGroup?: string;
   /** Stored form → this type's wire form, when the storage is shared with another form. */

@@ -580,6 +580,16 @@ describe('CustomResourceDefinitions', () => {
     expect(g.body.spec).toEqual({ color: 'red', size: 1 });
     expect(g.body.status).toBeUndefined();
     expect(g.body.metadata.generation).toBe(1);
+    const wrongType = await req<KubeStatus>('POST', GD, {
+      apiVersion: 'example.com/v1',
+      kind: 'Gadget',
+      metadata: { name: 'g2' },
+      spec: { size: 'big' },
+    });
+    expect([wrongType.status, wrongType.body.message]).toEqual([
+      422,
+      'Gadget.example.com "g2" is invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"',
+    ]);
     const list = await req<KubeList>('GET', GD);
     expect(list.body.items[0]).toMatchObject({ apiVersion: 'example.com/v1', kind: 'Gadget' });
 

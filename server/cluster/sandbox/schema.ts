@@ -1,5 +1,5 @@
 // Structural-schema pruning and defaulting for custom resources (apiextensions-apiserver
-// pkg/apiserver/schema/pruning and .../schema/defaulting), without type validation or CEL.
+// pkg/apiserver/schema/pruning and .../schema/defaulting); validation lives in schema-validation.ts.
 import { isObject, type JsonObject } from './util';
 
 export interface Schema {

@@ -119,7 +119,7 @@ export function commitUpdate(
     const added = (nm.finalizers ?? []).filter((f) => !(sm.finalizers ?? []).includes(f));
     if (added.length) newFinalizersForbidden(type, name, added);
   }
-  throwIfInvalid(type, name, validateObjectMeta(type, next));
+  throwIfInvalid(type, name, [...validateObjectMeta(type, next), ...(type.validate?.(next) ?? [])]);
 
   if (sub !== 'status' && sub !== 'finalize' && sm.generation !== undefined && generationChanged(type, stored, next)) {
     nm.generation = sm.generation + 1;
