@@ -271,6 +271,26 @@ export function patchDeleteCases(target: GetTarget, _targetName: TargetName): vo
       expect((await apiError(t.client.get(DEPLOYMENT, { namespace: ns, name: 'held' }))).code).toBe(404);
     });
 
+    it('adds the orphan or foregroundDeletion finalizer for those propagation policies', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const rc = t.client.resource({ group: 'apps', version: 'v1', resource: 'deployments' });
+      await t.client.create(deployment(ns, 'orphaned'));
+      await t.client.create(deployment(ns, 'foreground'));
+      await t.client.create(deployment(ns, 'background'));
+      const o = (await rc.delete('orphaned', { namespace: ns, propagationPolicy: 'Orphan' })) as KubeObject;
+      expect([o.metadata.finalizers, Boolean(o.metadata.deletionTimestamp)]).toEqual([['orphan'], true]);
+      const f = (await rc.delete('foreground', { namespace: ns, propagationPolicy: 'Foreground' })) as KubeObject;
+      expect([f.metadata.finalizers, Boolean(f.metadata.deletionTimestamp)]).toEqual([['foregroundDeletion'], true]);
+      // What happens next is the garbage collector's job (the sandbox runs one, envtest does not).
+      const b = (await rc.delete('background', { namespace: ns, propagationPolicy: 'Background' })) as KubeStatus;
+      expect(b).toMatchObject({
+        kind: 'Status',
+        status: 'Success',
+        details: { name: 'background', group: 'apps', kind: 'deployments' },
+      });
+    });
+
     it('checks uid and resourceVersion preconditions with 409 Conflict', async () => {
       const t = target();
       const ns = await newNamespace(t);

@@ -59,6 +59,24 @@ export function watchCases(target: GetTarget, _targetName: TargetName): void {
       expect(new Set(rvs).size).toBe(rvs.length);
     });
 
+    it('resumes from the resourceVersion of the last event seen without missing or repeating changes', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const start = await lw.list({});
+      const first = await lw.watch({ resourceVersion: start.metadata.resourceVersion });
+      const pending = collect(first, (evs) => evs.length >= 1);
+      const r1 = await t.client.create(configMap(ns, 'r1'));
+      const { events: seen } = await pending;
+      expect(summary(seen)).toEqual(['ADDED r1']);
+      // Changes made while no watch is open.
+      await t.client.update({ ...r1, data: { k: 'r1b' } });
+      await t.client.create(configMap(ns, 'r2'));
+      const resumed = await lw.watch({ resourceVersion: (seen[0]?.object as KubeObject).metadata.resourceVersion });
+      const { events } = await collect(resumed, (evs) => evs.length >= 2);
+      expect(summary(events)).toEqual(['MODIFIED r1', 'ADDED r2']);
+    });
+
     it('turns selector transitions into ADDED and DELETED (with the previous state)', async () => {
       const t = target();
       const ns = await newNamespace(t);

@@ -330,6 +330,18 @@ export function writeCases(target: GetTarget, _targetName: TargetName): void {
       expect(out.metadata.resourceVersion).toBe(d.metadata.resourceVersion);
     });
 
+    it('checks the resourceVersion of a /status update too', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const d = await t.client.create(deployment(ns, 'st'));
+      await t.client.update({ ...d, metadata: { ...d.metadata, labels: { moved: 'on' } } });
+      const err = await apiError(t.client.status().update({ ...d, status: { observedGeneration: 1 } }));
+      expect([err.code, err.reason]).toEqual([409, 'Conflict']);
+      expect(err.message).toMatch(
+        /^Operation cannot be fulfilled on deployments\.apps "st": the object has been modified/,
+      );
+    });
+
     it('ignores status on the main endpoint and spec on /status', async () => {
       const t = target();
       const ns = await newNamespace(t);
