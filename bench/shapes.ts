@@ -37,10 +37,10 @@ export const FULL: Shape = {
   configMaps: 5_000,
   configMapUpdates: 15_000,
   reps: 5,
-  probeQueueRounds: 10,
+  probeQueueRounds: 5,
   probePods: 5_000,
   probeUpdates: 25_000,
-  probeReps: 5,
+  probeReps: 3,
 };
 
 export const QUICK: Shape = {
