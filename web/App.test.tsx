@@ -28,6 +28,7 @@ describe('App shell', () => {
     expect(t).toContain('No connection to the controller-scope server');
     expect(t).toContain('attempt 3');
     expect(t).toContain('Showing the last data received');
+    expect(t).toContain('stream – ev/s');
   });
 
   it('asks for a reload on a protocol version mismatch', () => {

@@ -96,6 +96,8 @@ export function Shell({
 }) {
   const store = useStore();
   const pill = statusPill(state.status);
+  // Without a stream the numbers on screen are the last ones received: show them, but visibly as history.
+  const stale = state.status.state === 'disconnected' || state.status.state === 'incompatible';
   const view = state.view;
   const server = state.server;
   return (
@@ -124,7 +126,7 @@ export function Shell({
             seq <b className="num">{view.lastSeq}</b>
           </span>
           <span>
-            stream <b className="num">{state.eventsPerSecond.toFixed(0)}</b> ev/s
+            stream <b className="num">{stale ? '–' : state.eventsPerSecond.toFixed(0)}</b> ev/s
           </span>
           {server && server.mode === 'live' && (
             <span>
@@ -178,7 +180,7 @@ export function Shell({
           </div>
         ))}
       </nav>
-      <main className="main">
+      <main className={stale ? 'main stale' : 'main'}>
         <Banner state={state} now={now} />
         {children}
       </main>

@@ -224,4 +224,13 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
   it('raised no uncaught error in the page', () => {
     expect(pageErrors).toEqual([]);
   });
+
+  it('says so when the server goes away, keeping the last data', async () => {
+    await open('overview');
+    await product.stop();
+    await page.waitForSelector('[data-testid="banner"]:has-text("No connection")', { timeout: 30_000 });
+    expect(await page.textContent('[data-testid="link-status"]')).toContain('OFFLINE');
+    expect(await page.$('[data-testid^="lane-controller-"]')).not.toBeNull();
+    await shot('offline');
+  }, 60_000);
 });
