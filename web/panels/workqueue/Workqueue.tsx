@@ -191,7 +191,10 @@ export function Workqueue({ view, route, now }: PanelProps) {
                           title={`ready at ${fmtClock(r.retryAt)}`}
                           className={r.retryInMs && r.retryInMs > 0 ? 'warn' : 'dim'}
                         >
-                          {fmtCountdown(r.retryAt, now)} <span className="dim">({fmtClock(r.retryAt)})</span>
+                          {r.retryInMs !== undefined && r.retryInMs <= 0
+                            ? `due ${fmtDuration(-r.retryInMs)} ago`
+                            : fmtCountdown(r.retryAt, now)}{' '}
+                          <span className="dim">({fmtClock(r.retryAt)})</span>
                         </span>
                       ) : (
                         <span className="faint">–</span>
