@@ -5,9 +5,11 @@
 import { crdCases } from './cases/crd';
 import { discoveryCases } from './cases/discovery';
 import { errorCases } from './cases/errors';
+import { eventCases } from './cases/events';
 import { informerCases } from './cases/informer';
 import { listCases } from './cases/list';
 import { patchDeleteCases } from './cases/patch-delete';
+import { statusCases } from './cases/status';
 import { watchCases } from './cases/watch';
 import { writeCases } from './cases/writes';
 import type { GetTarget, TargetName } from './support/target';
@@ -15,6 +17,8 @@ import type { GetTarget, TargetName } from './support/target';
 export function defineConformance(target: TargetName, getTarget: GetTarget): void {
   discoveryCases(getTarget, target);
   writeCases(getTarget, target);
+  statusCases(getTarget, target);
+  eventCases(getTarget, target);
   listCases(getTarget, target);
   watchCases(getTarget, target);
   patchDeleteCases(getTarget, target);

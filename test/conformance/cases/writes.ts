@@ -1,8 +1,7 @@
-// Create, get, update: server-set metadata, generateName, the global resourceVersion counter, optimistic
-// concurrency, generation rules and the status subresource split (spec §5.1, §5.2, §6, §8).
+// Create, get, update: server-set metadata, generateName, the global resourceVersion counter, dry runs,
+// namespaces and Secrets, optimistic concurrency and server-owned metadata (spec §5.1, §5.2, §6, §8).
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
-import { rawPatch } from '../../../server/runtime/client';
 import { isConflict, isNotFound } from '../../../server/runtime/util/errors';
 import {
   apiError,
@@ -193,54 +192,6 @@ export function writeCases(target: GetTarget, _targetName: TargetName): void {
     });
   });
 
-  describe('events', () => {
-    it('serves one core Event through v1 and events.k8s.io/v1, and aggregates a repeat with strategic merge', async () => {
-      const t = target();
-      const ns = await newNamespace(t);
-      const stamp = '2026-01-02T03:04:05Z';
-      const ev = await t.client.create<KubeObject>({
-        apiVersion: 'v1',
-        kind: 'Event',
-        metadata: { name: 'cm.1', namespace: ns },
-        involvedObject: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', namespace: ns },
-        reason: 'Tested',
-        message: 'hello',
-        type: 'Normal',
-        source: { component: 'conformance' },
-        count: 1,
-        firstTimestamp: stamp,
-        lastTimestamp: stamp,
-      });
-      const repeated = await t.client.patch(
-        ev,
-        rawPatch('strategic', { count: 2, lastTimestamp: '2026-01-02T03:04:09Z' }),
-      );
-      expect([repeated.count, repeated.lastTimestamp, repeated.message]).toEqual([2, '2026-01-02T03:04:09Z', 'hello']);
-      const viaNew = await t.client.get<KubeObject>(
-        { apiVersion: 'events.k8s.io/v1', kind: 'Event' },
-        { namespace: ns, name: 'cm.1' },
-      );
-      expect(viaNew).toMatchObject({
-        apiVersion: 'events.k8s.io/v1',
-        kind: 'Event',
-        regarding: { apiVersion: 'v1', kind: 'ConfigMap', name: 'cm', namespace: ns },
-        note: 'hello',
-        reason: 'Tested',
-        type: 'Normal',
-        deprecatedSource: { component: 'conformance' },
-        deprecatedCount: 2,
-        deprecatedFirstTimestamp: stamp,
-        deprecatedLastTimestamp: '2026-01-02T03:04:09Z',
-      });
-      expect(viaNew.metadata.resourceVersion).toBe(repeated.metadata.resourceVersion);
-      const byReason = await t.client.list(
-        { apiVersion: 'v1', kind: 'Event' },
-        { namespace: ns, fieldSelector: 'reason=Tested,involvedObject.name=cm' },
-      );
-      expect(byReason.items.map((i) => i.metadata.name)).toEqual(['cm.1']);
-    });
-  });
-
   describe('get', () => {
     it('answers a missing object with a 404 NotFound Status naming the resource', async () => {
       const t = target();
@@ -334,82 +285,6 @@ export function writeCases(target: GetTarget, _targetName: TargetName): void {
         generation: 1,
         labels: { x: 'y' },
       });
-    });
-  });
-
-  describe('generation and the status subresource (Deployment)', () => {
-    it('bumps generation on spec and annotation changes only, never on labels or status', async () => {
-      const t = target();
-      const ns = await newNamespace(t);
-      let d = await t.client.create(deployment(ns, 'gen'));
-      expect(d.metadata.generation).toBe(1);
-      d = await t.client.update({ ...d, metadata: { ...d.metadata, labels: { tier: 'web' } } });
-      expect(d.metadata.generation).toBe(1);
-      d = await t.client.update({ ...d, spec: { ...(d.spec as object), replicas: 3 } });
-      expect(d.metadata.generation).toBe(2);
-      d = await t.client.update({ ...d, metadata: { ...d.metadata, annotations: { note: 'x' } } });
-      expect(d.metadata.generation).toBe(3);
-      d = await t.client.status().update({ ...d, status: { observedGeneration: 3, replicas: 0 } });
-      expect(d.metadata.generation).toBe(3);
-      expect(d.status).toMatchObject({ observedGeneration: 3 });
-    });
-
-    it('serves the scale subresource as autoscaling/v1 Scale mapped onto spec.replicas', async () => {
-      const t = target();
-      const ns = await newNamespace(t);
-      await t.client.create(deployment(ns, 'scaled', 2));
-      const path = `/apis/apps/v1/namespaces/${ns}/deployments/scaled/scale`;
-      const scale = await t.http.request<KubeObject>({ path });
-      expect(scale).toMatchObject({
-        apiVersion: 'autoscaling/v1',
-        kind: 'Scale',
-        metadata: { name: 'scaled', namespace: ns },
-        spec: { replicas: 2 },
-        status: { replicas: 0, selector: 'app=scaled' },
-      });
-      const out = await t.http.request<KubeObject>({
-        method: 'PUT',
-        path,
-        body: { ...scale, spec: { replicas: 5 } },
-      });
-      expect(out.spec).toEqual({ replicas: 5 });
-      const d = await t.client.get<KubeObject>(DEPLOYMENT, { namespace: ns, name: 'scaled' });
-      expect([(d.spec as { replicas: number }).replicas, d.metadata.generation]).toEqual([5, 2]);
-      expect(scale.metadata.resourceVersion).not.toBe(d.metadata.resourceVersion);
-      expect(out.metadata.resourceVersion).toBe(d.metadata.resourceVersion);
-    });
-
-    it('checks the resourceVersion of a /status update too', async () => {
-      const t = target();
-      const ns = await newNamespace(t);
-      const d = await t.client.create(deployment(ns, 'st'));
-      await t.client.update({ ...d, metadata: { ...d.metadata, labels: { moved: 'on' } } });
-      const err = await apiError(t.client.status().update({ ...d, status: { observedGeneration: 1 } }));
-      expect([err.code, err.reason]).toEqual([409, 'Conflict']);
-      expect(err.message).toMatch(
-        /^Operation cannot be fulfilled on deployments\.apps "st": the object has been modified/,
-      );
-    });
-
-    it('ignores status on the main endpoint and spec on /status', async () => {
-      const t = target();
-      const ns = await newNamespace(t);
-      const d = await t.client.create(deployment(ns, 'split'));
-      const main: KubeObject = await t.client.update({ ...d, status: { observedGeneration: 7 } });
-      expect((main.status as { observedGeneration?: number } | undefined)?.observedGeneration).toBeUndefined();
-      const st = await t.client.status().update({
-        ...main,
-        spec: { ...(main.spec as object), replicas: 9 },
-        status: { observedGeneration: 1 },
-      });
-      expect((st.spec as { replicas: number }).replicas).toBe(1);
-      expect((st.status as { observedGeneration: number }).observedGeneration).toBe(1);
-      expect(st.metadata.generation).toBe(1);
-      const stored = await t.client.get<KubeObject>(DEPLOYMENT, { namespace: ns, name: 'split' });
-      expect([
-        (stored.spec as { replicas: number }).replicas,
-        (stored.status as { observedGeneration: number }).observedGeneration,
-      ]).toEqual([1, 1]);
     });
   });
 }
