@@ -34,7 +34,9 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
       <div className="page-head">
         <h1>{inf.fifo ?? 'DeltaFIFO'}</h1>
         <span className="sub">
-          a queue of keys, each holding the list of changes seen for that object since the last pop
+          {inf.fifo === 'RealFIFO'
+            ? 'client-go’s RealFIFO: every change queued in arrival order, handed to the informer one by one'
+            : 'a queue of keys, each holding the list of changes seen for that object since the last pop'}
         </span>
         <div className="tools">
           <FocusSelect
