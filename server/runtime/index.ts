@@ -26,7 +26,12 @@ export { DeletedFinalStateUnknown } from './cache/interfaces';
 export { metaNamespaceKeyFunc, splitMetaNamespaceKey } from './cache/keys';
 export { newSharedIndexInformer, waitForCacheSync } from './cache/shared-informer';
 export { dropManagedFields } from './cache/transforms';
-export { InformerCache } from './cache/informer-cache';
+export {
+  InformerCache,
+  newInformerCache,
+  type InformerCacheOptions,
+  type NewInformerCacheOptions,
+} from './cache/informer-cache';
 export type {
   TypedInterface,
   TypedDelayingInterface,
@@ -40,6 +45,7 @@ export type { ListerWatcher, ListOptions, WatchStream } from './client/lister-wa
 export { newListWatchFromClient, newListWatchForGVK, ListWatch } from './client/list-watch';
 export { HttpClient } from './client/http';
 export { RestClient, newRestClient, newAPIReader } from './client/rest-client';
+export { CachedClient, newCachedClient, type CachedClientOptions } from './client/cached-client';
 export { mergeFrom, rawPatch, applyPatch, type Patch } from './client/patch';
 export type {
   Client,
@@ -55,6 +61,8 @@ export { parseGroupVersion, apiVersionOf, resourcePath } from './client/gvk';
 
 // controller-runtime pkg/reconcile, pkg/handler, pkg/predicate, pkg/source, pkg/event
 export * from './reconcile/reconcile';
+export { asReconciler, type ObjectReconciler } from './reconcile/object-reconciler';
+export { currentReconcileScope, runInReconcileScope, type ReconcileScope } from './reconcile/reconcile-scope';
 export type { Logger, LogValues } from './reconcile/logger';
 export { NULL_LOGGER, ConsoleLogger } from './reconcile/logger';
 export * from './handler/eventhandler';
@@ -62,18 +70,31 @@ export * from './handler/enqueue';
 export * from './handler/enqueue-owner';
 export * from './handler/enqueue-mapped';
 export * from './predicate/predicate';
+// Go code says predicate.And / predicate.Or / predicate.Not: the generic names also live under `predicate`.
+export * as predicate from './predicate/predicate';
 export * from './predicate/label-selector';
 export * from './source/event';
 export * from './source/source';
 export * from './source/kind';
 export * from './source/channel';
+export { informerSource, type InformerSourceOptions } from './source/informer';
+export { toGVK, gvkId, gvkOfObject, sameGVK, groupKindString, type KindDescriptor, type GroupKind } from './source/gvk';
+export { childContext, DeadlineExceededError, isDeadlineExceeded, type ChildContext } from './source/context';
 
 // controller-runtime pkg/controller, pkg/controller/controllerutil, pkg/builder
 export * from './controller/controller';
 export * from './controller/options';
 export * from './controller/controllerutil';
 export { stepPort, type StepPort } from './controller/step-port';
+export { Stepper, type Breakpoint, type StepperState, type ControllerStepper } from './controller/stepper';
 export * from './builder/controller';
+export {
+  withPredicates,
+  matchEveryOwner,
+  type ForOptions,
+  type OwnsOptions,
+  type WatchesOptions,
+} from './builder/options';
 
 // controller-runtime pkg/manager, pkg/healthz, pkg/leaderelection, pkg/metrics
 export * from './manager/manager';
@@ -81,6 +102,9 @@ export * from './manager/options';
 export * from './manager/runnable';
 export * from './manager/healthz';
 export { setupSignalHandler } from './manager/signals';
+export { HealthProbeServer, parseBindAddress, type HealthProbeServerOptions } from './manager/health-server';
 export * from './leaderelection/leader-elector';
 export * from './leaderelection/options';
+export { LeaseLock, type LeaseLockOptions, type Lease, type LeaseSpec } from './leaderelection/lease-lock';
+export type { ResourceLock, LeaderElectionRecord } from './leaderelection/resource-lock';
 export * from './metrics/index';
