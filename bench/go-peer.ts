@@ -9,9 +9,19 @@ import type { Figure } from './harness';
 const GO_DIR = fileURLToPath(new URL('./go', import.meta.url));
 const BINARY = join(tmpdir(), 'controller-scope-bench-peer');
 
-function goBinary(): string | undefined {
+/** $GO, else the usual install path, else whatever `go` is on PATH. */
+function goBinary(): string {
   for (const c of [process.env.GO, '/usr/local/go/bin/go']) if (c && existsSync(c)) return c;
   return 'go';
+}
+
+/** "go1.26.8 linux/amd64", or undefined when there is no toolchain. */
+export async function goVersion(): Promise<string | undefined> {
+  try {
+    return (await run(goBinary(), ['version'], { timeoutMs: 10_000 })).trim().replace(/^go version /, '');
+  } catch {
+    return undefined;
+  }
 }
 
 function run(
@@ -30,8 +40,7 @@ function run(
 
 /** go build into a temp file; the first build downloads modules and compiles client-go (a minute or two). */
 export async function buildGoPeer(): Promise<string> {
-  const go = goBinary() ?? 'go';
-  await run(go, ['build', '-o', BINARY, '.'], { cwd: GO_DIR, timeoutMs: 10 * 60_000 });
+  await run(goBinary(), ['build', '-o', BINARY, '.'], { cwd: GO_DIR, timeoutMs: 10 * 60_000 });
   return BINARY;
 }
 

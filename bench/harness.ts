@@ -22,7 +22,7 @@ export interface Figure {
   note?: string;
 }
 
-/** What one repetition reports: its wall time, and the heap it retains if it measured one. */
+/** What one repetition reports: its wall and CPU time, and the heap it retains if it measured one. */
 export interface Sample {
   ms: number;
   cpuMs?: number;
@@ -50,8 +50,6 @@ export function heapDeltaMB(before: number, after: number): number | undefined {
   return Math.max(0, after - before) / (1 << 20);
 }
 
-export const now = (): number => performance.now();
-
 /** Starts a wall + process-CPU stopwatch. */
 export function startTimer(): { stop(): { ms: number; cpuMs: number } } {
   const wall = performance.now();
@@ -71,7 +69,8 @@ export function median(xs: readonly number[]): number {
 }
 
 /**
- * Runs one untimed warm-up repetition (JIT, caches), then `reps` measured ones, and reports the median time.
+ * Runs one untimed warm-up repetition (JIT, caches), then `reps` measured ones, and reports the median wall
+ * and CPU times.
  * The heap figure is the last repetition's.
  */
 export async function measure(
@@ -79,7 +78,6 @@ export async function measure(
   ops: number,
   reps: number,
   fn: () => Promise<Sample> | Sample,
-  note?: string,
 ): Promise<Figure> {
   await settle();
   await fn();
@@ -103,7 +101,6 @@ export async function measure(
     opsPerSec: ops / (ms / 1000),
     ...(heapMB !== undefined ? { heapMB } : {}),
     reps,
-    ...(note ? { note } : {}),
   };
 }
 

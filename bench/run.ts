@@ -3,9 +3,8 @@
 //   --quick       small shapes, one repetition: a smoke run
 //   --no-go       skip the Go peers (no Go toolchain)
 //   --no-sandbox  skip the HTTP workloads against the embedded API server
-import { execFileSync } from 'node:child_process';
 import { availableParallelism, cpus } from 'node:os';
-import { buildGoPeer, runGoPeer } from './go-peer';
+import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
 import { benchProbeCost } from './probe-cost';
@@ -23,16 +22,6 @@ const shape = quick ? QUICK : FULL;
 const t0 = performance.now();
 const log = (msg: string): void =>
   void process.stderr.write(`[bench +${((performance.now() - t0) / 1000).toFixed(0)}s] ${msg}\n`);
-
-function goVersion(): string {
-  try {
-    return execFileSync('/usr/local/go/bin/go', ['version'], { encoding: 'utf8' })
-      .trim()
-      .replace(/^go version /, '');
-  } catch {
-    return 'unavailable';
-  }
-}
 
 /** A failing Go peer becomes a note under the table instead of ending the run. */
 async function tryGo(notes: string[], fn: () => Promise<void>): Promise<void> {
@@ -136,7 +125,7 @@ async function main(): Promise<void> {
   const c = cpus();
   const header = [
     `controller-scope bench${quick ? ' (--quick)' : ''} — ${new Date().toISOString()}`,
-    `machine: ${availableParallelism()} cores (${c[0]?.model.trim() ?? 'unknown cpu'}), node ${process.version}, go ${goBin ? goVersion() : 'not run'}`,
+    `machine: ${availableParallelism()} cores (${c[0]?.model.trim() ?? 'unknown cpu'}), node ${process.version}, go ${goBin ? ((await goVersion()) ?? 'unknown') : 'not run'}`,
     `each figure: median of ${shape.reps} run(s) (probe cost: ${shape.probeReps}) after one warm-up; ` +
       'heap = retained after the run, after GC',
   ];

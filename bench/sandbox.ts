@@ -1,7 +1,7 @@
 // Workload 5: our client stack against the embedded API server (running in its own process, see
 // sandbox-host.ts) over HTTP/JSON: LIST of the seeded configmaps in one page and in pages of 500, an informer
-// syncing them (LIST in pages + WATCH, as a controller starts), and a watch replaying every write since the
-// seed began. The Go peer runs the same requests with client-go.
+// syncing them (LIST at resourceVersion 0, which the sandbox serves in one page as the watch cache does, then
+// WATCH), and a watch replaying every write since the seed began. The Go peer runs the same with client-go.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { KubeObject } from '../shared/models/object';
@@ -62,12 +62,11 @@ export async function benchSandbox(s: Shape, seed: SandboxSeed): Promise<Figure[
     gvr: { group: '', version: 'v1', resource: 'configmaps' },
     namespace: seed.namespace,
   });
-  const reps = s.reps;
   const out: Figure[] = [];
   try {
     for (const limit of [0, 500]) {
       out.push(
-        await measure(listLabel(seed.objects, limit > 0), seed.objects, reps, async () => {
+        await measure(listLabel(seed.objects, limit > 0), seed.objects, s.reps, async () => {
           const timer = startTimer();
           let got = 0;
           let cont: string | undefined;
@@ -82,7 +81,7 @@ export async function benchSandbox(s: Shape, seed: SandboxSeed): Promise<Figure[
       );
     }
     out.push(
-      await measure(informerSyncLabel(seed.objects), seed.objects, reps, async () => {
+      await measure(informerSyncLabel(seed.objects), seed.objects, s.reps, async () => {
         const informer = newSharedIndexInformer<KubeObject>({
           listerWatcher: lw,
           objectType: 'v1/ConfigMap',
@@ -103,7 +102,7 @@ export async function benchSandbox(s: Shape, seed: SandboxSeed): Promise<Figure[
       }),
     );
     out.push(
-      await measure(watchLabel(seed.events), seed.events, reps, async () => {
+      await measure(watchLabel(seed.events), seed.events, s.reps, async () => {
         const timer = startTimer();
         const stream = await lw.watch({ resourceVersion: seed.fromRV });
         let got = 0;
