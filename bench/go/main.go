@@ -1,6 +1,6 @@
 // Go peers for `npm run bench`: the workloads of bench/*.ts run on client-go itself, printed as JSON lines
 // (one per workload) so the TypeScript runner can put both figures side by side. Shapes must stay in step
-// with bench/workloads.ts.
+// with bench/shapes.ts (sizes) and the workload files beside it (labels).
 package main
 
 import (
