@@ -211,6 +211,10 @@ export function Learn({ view, route }: PanelProps) {
           A relist delivers all objects as <code>Replaced</code>, and objects that disappeared while nobody watched as{' '}
           <code>Deleted</code> tombstones (<code>DeletedFinalStateUnknown</code>).
         </p>
+        <p>
+          Newer client-go can use <code>RealFIFO</code> instead: every change stays a separate entry, in arrival order,
+          with no merging per key. {inf ? `This informer uses ${inf.fifo ?? 'DeltaFIFO'}.` : ''}
+        </p>
       </Block>
       <Block
         n={3}
