@@ -1,21 +1,62 @@
-// Fault injection for the dashboard and chaos tests: per-verb latency and failure rates, closing every
-// watch, compacting history now. Not an upstream port; the failures it answers mimic what a real
-// API server under stress returns (Status bodies with the usual reasons, Retry-After on 429/5xx).
-import type { Clock } from '../../runtime/util/clock';
+// Fault injection for the dashboard and chaos tests: rules that delay or fail matching requests, stalled
+// watches, watches ended with 410 Expired or closed, history compacted now. Not an upstream port; the
+// failures mimic what a real API server under stress returns (Status bodies with the usual reasons,
+// Retry-After on 429/5xx, the etcd "too old" 410 on a watch that fell out of the window).
+import type { Clock, TimerHandle } from '../../runtime/util/clock';
 import type { ObjectStorage } from './storage';
-import { StatusError } from './status-errors';
-import type { WatchHub } from './watch-hub';
+import { newGone, newStaleConflict, StatusError } from './status-errors';
+import type { WatchHub, WatchInfo } from './watch-hub';
 
 export type FaultVerb = 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | '*';
+export type RequestVerb = Exclude<FaultVerb, '*'>;
 
-export interface FailureRule {
-  fraction: number;
-  code: number;
+/**
+ * Which watches a fault applies to; absent fields match everything. A namespace matches namespaced
+ * types only: requests in that namespace, and list/watch across all namespaces (they read it too).
+ */
+export interface WatchTarget {
+  /** API group, '' for the core group; absent: any group serving `resource`. */
+  group?: string;
+  /** Resource plural, e.g. 'configmaps'. */
+  resource?: string;
+  namespace?: string;
+}
+
+/** Which requests a rule applies to; verbs absent (or containing '*') match every verb. */
+export interface RequestTarget extends WatchTarget {
+  verbs?: FaultVerb[];
+}
+
+/** A request rule. `until` (clock ms) retires it by itself; absent: until removed. */
+export type FaultRuleSpec = RequestTarget & { until?: number } & (
+    | { kind: 'latency'; ms: number }
+    /** Fails `rate` (0..1] of matching requests with `code` (4xx/5xx). */
+    | { kind: 'errors'; rate: number; code: number }
+    /** 409 Conflict for `rate` of matching writes; verbs default to update and patch. */
+    | { kind: 'conflicts'; rate: number }
+  );
+
+export type FaultRule = FaultRuleSpec & { id: string };
+
+export interface StallRule extends WatchTarget {
+  id: string;
+  until?: number;
 }
 
 export interface FaultState {
-  latencyMs: Partial<Record<FaultVerb, number>>;
-  failures: Partial<Record<FaultVerb, FailureRule>>;
+  rules: FaultRule[];
+  stalls: StallRule[];
+}
+
+/** One request as the resource handler sees it, before handling. */
+export interface FaultRequest {
+  verb: RequestVerb;
+  group: string;
+  resource: string;
+  namespaced: boolean;
+  namespace?: string;
+  /** The object named in the path, if any (conflict messages name it). */
+  name?: string;
 }
 
 const REASONS: Record<number, [string, string]> = {
@@ -33,6 +74,9 @@ const REASONS: Record<number, [string, string]> = {
   504: ['Timeout', 'Timeout: injected fault'],
 };
 
+/** What etcd3's watcher answers when the requested revision was compacted away. */
+export const WATCH_EXPIRED_MESSAGE = 'The resourceVersion for the provided watch is too old.';
+
 export interface FaultInjectorOptions {
   clock: Clock;
   storage: ObjectStorage;
@@ -41,13 +85,113 @@ export interface FaultInjectorOptions {
   random?: () => number;
 }
 
+/** True when `t` selects the watched type/scope `w` (see WatchTarget for namespaces). */
+export function targetMatches(t: WatchTarget, w: WatchInfo): boolean {
+  if (t.group !== undefined && t.group !== w.group) return false;
+  if (t.resource !== undefined && t.resource !== w.resource) return false;
+  if (t.namespace !== undefined) {
+    if (!w.namespaced) return false;
+    if (w.namespace !== undefined && w.namespace !== t.namespace) return false;
+  }
+  return true;
+}
+
+function verbMatches(verbs: FaultVerb[] | undefined, verb: RequestVerb): boolean {
+  return !verbs?.length || verbs.includes('*') || verbs.includes(verb);
+}
+
+function validate(spec: FaultRuleSpec): void {
+  const bad = (what: string): never => {
+    throw new RangeError(`fault rule: ${what}`);
+  };
+  if (spec.kind === 'latency' && !(spec.ms > 0 && Number.isFinite(spec.ms))) bad(`latency must be > 0 ms`);
+  if (spec.kind !== 'latency' && !(spec.rate > 0 && spec.rate <= 1)) bad(`rate must be in (0, 1]`);
+  if (spec.kind === 'errors' && !(Number.isInteger(spec.code) && spec.code >= 400 && spec.code <= 599))
+    bad(`code must be an HTTP 4xx/5xx status`);
+}
+
 /** The typed fault API the dashboard calls in-process. */
 export class FaultInjector {
-  private state: FaultState = { latencyMs: {}, failures: {} };
+  private rules: FaultRule[] = [];
+  private stalls: StallRule[] = [];
+  private readonly stallTimers = new Map<string, TimerHandle>();
   private readonly random: () => number;
+  private nextId = 1;
 
   constructor(private readonly opts: FaultInjectorOptions) {
     this.random = opts.random ?? Math.random;
+  }
+
+  /** Adds a request rule; returns its id. Throws RangeError for nonsense values. */
+  addRule(spec: FaultRuleSpec): string {
+    return this.put(`rule-${this.nextId++}`, spec);
+  }
+
+  /** Removes a request rule or a stall by id; false when there was none. */
+  removeRule(id: string): boolean {
+    if (this.stalls.some((s) => s.id === id)) return this.unstallWatches(id) > 0;
+    const before = this.rules.length;
+    this.rules = this.rules.filter((r) => r.id !== id);
+    return this.rules.length < before;
+  }
+
+  /** Rules in force now (expired ones are dropped first). */
+  activeRules(): FaultRule[] {
+    return structuredClone(this.live());
+  }
+
+  /**
+   * Matching open and future watches stop sending (the connection stays open, events are dropped, not
+   * queued). When the stall lifts they catch up from history, or get 410 Expired if it was compacted.
+   * Returns the stall's id.
+   */
+  stallWatches(target: WatchTarget & { until?: number } = {}): string {
+    const id = `stall-${this.nextId++}`;
+    const rule: StallRule = { ...structuredClone(target), id };
+    this.stalls.push(rule);
+    if (target.until !== undefined) {
+      const ms = Math.max(0, target.until - this.opts.clock.now());
+      this.stallTimers.set(
+        id,
+        this.opts.clock.setTimer(() => this.unstallWatches(id), ms),
+      );
+    }
+    this.applyStalls();
+    return id;
+  }
+
+  /** Lifts one stall, or all without an id; returns how many were lifted. */
+  unstallWatches(id?: string): number {
+    const victims = this.stalls.filter((s) => id === undefined || s.id === id);
+    if (!victims.length) return 0;
+    for (const v of victims) {
+      this.stallTimers.get(v.id)?.cancel();
+      this.stallTimers.delete(v.id);
+    }
+    this.stalls = this.stalls.filter((s) => !victims.includes(s));
+    this.applyStalls();
+    return victims.length;
+  }
+
+  /** Open watches stalled right now. */
+  stalledWatches(): number {
+    return this.applyStalls();
+  }
+
+  /**
+   * Compacts all history, then ends the matching open watches with an ERROR event carrying 410 Expired,
+   * as kube-apiserver does for a watcher that fell out of the window: their reflectors relist.
+   */
+  expireWatches(target: WatchTarget = {}): { compactedRv: number; expired: number } {
+    const compactedRv = this.opts.storage.compactNow();
+    const status = newGone(WATCH_EXPIRED_MESSAGE).toStatus();
+    const expired = this.opts.hub.closeMatching((w) => targetMatches(target, w), status);
+    return { compactedRv, expired };
+  }
+
+  /** Ends the matching open watch streams normally (clients re-watch from their last resourceVersion). */
+  closeWatches(target: WatchTarget = {}): number {
+    return this.opts.hub.closeMatching((w) => targetMatches(target, w));
   }
 
   /** Ends every open watch stream normally; returns how many were closed. */
@@ -60,34 +204,77 @@ export class FaultInjector {
     return this.opts.storage.compactNow();
   }
 
+  /** Delays every request of `verb` ('*': all) by `ms`; 0 removes it. Rule id `latency:<verb>`. */
   setLatency(verb: FaultVerb, ms: number): void {
-    if (ms <= 0) delete this.state.latencyMs[verb];
-    else this.state.latencyMs[verb] = ms;
+    const id = `latency:${verb}`;
+    if (ms <= 0) this.removeRule(id);
+    else this.put(id, { kind: 'latency', ms, ...(verb === '*' ? {} : { verbs: [verb] }) });
   }
 
-  /** Fails `fraction` (0..1) of requests of `verb` with `code` (default 500). */
+  /** Fails `fraction` (0..1) of requests of `verb` with `code` (default 500); 0 removes it. Rule id `failure:<verb>`. */
   setFailureRate(verb: FaultVerb, fraction: number, code = 500): void {
-    if (fraction <= 0) delete this.state.failures[verb];
-    else this.state.failures[verb] = { fraction: Math.min(1, fraction), code };
+    const id = `failure:${verb}`;
+    if (fraction <= 0) this.removeRule(id);
+    else
+      this.put(id, { kind: 'errors', rate: Math.min(1, fraction), code, ...(verb === '*' ? {} : { verbs: [verb] }) });
   }
 
+  /** Removes every rule and lifts every stall. */
   clear(): void {
-    this.state = { latencyMs: {}, failures: {} };
+    this.rules = [];
+    this.unstallWatches();
   }
 
   snapshot(): FaultState {
-    return structuredClone(this.state);
+    return { rules: this.activeRules(), stalls: structuredClone(this.stalls) };
   }
 
-  /** Applies latency then maybe a failure for one request; called by the router before handling. */
-  async before(verb: Exclude<FaultVerb, '*'>): Promise<void> {
-    const delay = this.state.latencyMs[verb] ?? this.state.latencyMs['*'];
-    if (delay) await this.opts.clock.sleep(delay);
-    const rule = this.state.failures[verb] ?? this.state.failures['*'];
-    if (rule && this.random() < rule.fraction) {
-      const [reason, message] = REASONS[rule.code] ?? ['', `injected fault: HTTP ${rule.code}`];
-      const retry = rule.code === 429 || rule.code >= 500 ? { retryAfterSeconds: 1 } : undefined;
-      throw new StatusError(rule.code, reason, message, retry);
+  /**
+   * Called by the resource handler before it handles a request: waits the longest matching latency, then
+   * lets each matching failure rule roll its dice (the first that fires answers the request).
+   */
+  async before(req: FaultRequest): Promise<void> {
+    const matching = this.live().filter((r) => verbMatches(r.verbs, req.verb) && targetMatches(r, req));
+    if (!matching.length) return;
+    let delay = 0;
+    for (const r of matching) if (r.kind === 'latency') delay = Math.max(delay, r.ms);
+    if (delay > 0) await this.opts.clock.sleep(delay);
+    for (const r of matching) {
+      if (r.kind === 'latency' || this.random() >= r.rate) continue;
+      throw r.kind === 'conflicts' ? conflictFor(req) : failure(r.code);
     }
   }
+
+  private put(id: string, spec: FaultRuleSpec): string {
+    validate(spec);
+    const rule = { ...structuredClone(spec), id } as FaultRule;
+    if (rule.kind === 'conflicts' && !rule.verbs?.length) rule.verbs = ['update', 'patch'];
+    const at = this.rules.findIndex((r) => r.id === id);
+    if (at >= 0) this.rules[at] = rule;
+    else this.rules.push(rule);
+    return id;
+  }
+
+  private live(): FaultRule[] {
+    const now = this.opts.clock.now();
+    if (this.rules.some((r) => r.until !== undefined && r.until <= now))
+      this.rules = this.rules.filter((r) => r.until === undefined || r.until > now);
+    return this.rules;
+  }
+
+  private applyStalls(): number {
+    const stalls = [...this.stalls];
+    return this.opts.hub.setStallPolicy(stalls.length ? (w) => stalls.some((s) => targetMatches(s, w)) : undefined);
+  }
+}
+
+function failure(code: number): StatusError {
+  const [reason, message] = REASONS[code] ?? ['', `injected fault: HTTP ${code}`];
+  const retry = code === 429 || code >= 500 ? { retryAfterSeconds: 1 } : undefined;
+  return new StatusError(code, reason, message, retry);
+}
+
+function conflictFor(req: FaultRequest): StatusError {
+  if (req.name) return newStaleConflict({ group: req.group, resource: req.resource }, req.name);
+  return failure(409);
 }

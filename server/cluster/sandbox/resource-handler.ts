@@ -6,7 +6,7 @@ import type { KubeList, KubeObject, WatchEvent } from '../../../shared/models/ob
 import { grOf, type SandboxContext } from './context';
 import { createObject, validateWriteOptions, type WriteOptions } from './create';
 import { deleteCollection, deleteObject, parseDeleteOptions } from './delete';
-import type { FaultInjector, FaultVerb } from './faults';
+import type { FaultInjector, RequestVerb } from './faults';
 import { parseJsonBody, readBody, sendError, sendJson, wantsPretty } from './http-util';
 import { listObjects } from './list';
 import { parseListOptions, selectorMatcher } from './list-options';
@@ -38,7 +38,7 @@ export interface ResourceHandlerDeps {
   faults: FaultInjector;
 }
 
-type Verb = Exclude<FaultVerb, '*'>;
+type Verb = RequestVerb;
 
 function verbOf(method: string, r: ResourceRequest, q: URLSearchParams): Verb | undefined {
   const isWatch = r.legacyWatch || /^(1|t|true|True|TRUE)$/.test(q.get('watch') ?? '');
@@ -104,7 +104,14 @@ export async function handleResource(
           ? ['json', 'table', 'partialList']
           : ['json', 'table', 'partial'];
     const target = negotiateOutput(req.headers.accept, resourceTargets);
-    await deps.faults.before(verb);
+    await deps.faults.before({
+      verb,
+      group: t.group,
+      resource: t.resource,
+      namespaced: t.namespaced,
+      ...(r.namespace !== undefined ? { namespace: r.namespace } : {}),
+      ...(r.name !== undefined ? { name: r.name } : {}),
+    });
 
     if (verb === 'watch') return await serveWatch(deps, req, res, r, q, target);
 

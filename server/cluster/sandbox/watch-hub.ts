@@ -1,7 +1,8 @@
 // WATCH fan-out: apiserver pkg/storage/cacher/cacher.go + cache_watcher.go. Each watcher starts from a
 // resourceVersion (replaying the event log), from synthetic ADDED events (list-then-watch in one
 // stream, WatchList's initial-events-end bookmark), judges every change against its selectors on the
-// old and the new state, and gets periodic bookmarks and a deadline.
+// old and the new state, and gets periodic bookmarks and a deadline. The fault injector may stall a watcher
+// (it drops what it would send, keeping the connection open) and later let it catch up from history.
 import type { KubeObject, KubeStatus, WatchEvent } from '../../../shared/models/object';
 import type { TimerHandle } from '../../runtime/util/clock';
 import { grOf, type SandboxContext } from './context';
@@ -33,14 +34,35 @@ export interface WatchHandle {
   readonly stopped: boolean;
 }
 
+/** What fault targets are matched against: the watched type and its namespace scope. */
+export interface WatchInfo {
+  readonly group: string;
+  readonly resource: string;
+  readonly namespaced: boolean;
+  /** Absent for a watch across all namespaces (or of a cluster-scoped type). */
+  readonly namespace?: string;
+}
+
 export interface WatchHubOptions {
   /** Period of BOOKMARK events for watchers that allow them; default 60 s (kube-apiserver's ~1 min). */
   bookmarkIntervalMs?: number;
 }
 
-class Watcher implements WatchHandle {
+class Watcher implements WatchHandle, WatchInfo {
   stopped = false;
   readonly gr: string;
+  readonly group: string;
+  readonly resource: string;
+  readonly namespaced: boolean;
+  readonly namespace?: string;
+  /** A stalled watcher drops what it would send; history, not memory, holds what it missed. */
+  stalled = false;
+  /** Events of this type were dropped while stalled: catch up from `position` when the stall lifts. */
+  private missed = false;
+  /** The synthetic initial events were dropped: history cannot replay them, so the stream must end. */
+  private lostInitial = false;
+  /** The newest revision of this type the client has been brought up to. */
+  private position = 0;
   private unsubscribe: () => void = () => {};
   private readonly timers: TimerHandle[] = [];
   /** Live events at or below this RV were already covered by the start position. */
@@ -53,6 +75,10 @@ class Watcher implements WatchHandle {
     private readonly onStop: (w: Watcher) => void,
   ) {
     this.gr = grOf(spec.type);
+    this.group = spec.type.group;
+    this.resource = spec.type.resource;
+    this.namespaced = spec.type.namespaced;
+    if (spec.type.namespaced && spec.namespace) this.namespace = spec.namespace;
   }
 
   async run(bookmarkIntervalMs: number): Promise<void> {
@@ -71,6 +97,8 @@ class Watcher implements WatchHandle {
     try {
       if (initial) {
         this.floorRv = ctx.storage.currentRv;
+        this.position = this.floorRv;
+        if (this.stalled) this.lostInitial = true;
         this.unsubscribe = ctx.storage.subscribe((e) => this.onEvent(e));
         const { items } = ctx.storage.list(this.gr, {
           ...(spec.type.namespaced && spec.namespace ? { namespace: spec.namespace } : {}),
@@ -82,8 +110,9 @@ class Watcher implements WatchHandle {
         const from = rv === undefined || rv === '0' ? ctx.storage.currentRv : Number(rv);
         const backlog = ctx.storage.eventsSince(Math.min(from, ctx.storage.currentRv), this.gr);
         this.floorRv = Math.max(from, ctx.storage.currentRv);
+        this.position = from;
         this.unsubscribe = ctx.storage.subscribe((e) => this.onEvent(e));
-        for (const e of backlog) if (e.rv > from) this.deliver(e);
+        for (const e of backlog) if (e.rv > from) this.handle(e);
       }
     } catch (e) {
       if (isStatusError(e)) {
@@ -107,7 +136,44 @@ class Watcher implements WatchHandle {
 
   private onEvent(e: StoredEvent): void {
     if (this.stopped || e.gr !== this.gr || e.rv <= this.floorRv) return;
+    this.handle(e);
+  }
+
+  private handle(e: StoredEvent): void {
+    if (this.stalled) {
+      this.missed = true;
+      return;
+    }
     this.deliver(e);
+    this.position = e.rv;
+  }
+
+  /** Stops sending; what happens meanwhile is dropped, not buffered. */
+  stall(): void {
+    this.stalled = true;
+  }
+
+  /**
+   * Resumes sending. Missed changes are replayed from history, as if the stuck connection had drained;
+   * when history no longer reaches back that far the client gets 410 Expired and must relist.
+   */
+  unstall(): void {
+    if (!this.stalled || this.stopped) return;
+    this.stalled = false;
+    if (this.lostInitial) {
+      this.stop();
+      return;
+    }
+    if (!this.missed) return;
+    this.missed = false;
+    try {
+      for (const e of this.ctx.storage.eventsSince(this.position, this.gr)) this.handle(e);
+      // Commits still being dispatched are in the log already and were replayed just now.
+      this.floorRv = Math.max(this.floorRv, this.ctx.storage.currentRv);
+    } catch (e) {
+      if (!isStatusError(e)) throw e;
+      this.fail(e.toStatus());
+    }
   }
 
   private inScope(o: KubeObject | undefined): boolean {
@@ -138,11 +204,12 @@ class Watcher implements WatchHandle {
   }
 
   private emit(type: WatchEvent['type'], obj: KubeObject): void {
-    if (this.stopped) return;
+    if (this.stopped || this.stalled) return;
     this.sink.send({ type, object: withTypeMeta(obj, this.spec.type) });
   }
 
   private bookmark(initialEnd: boolean): void {
+    if (this.stalled) return;
     const metadata: KubeObject['metadata'] = { resourceVersion: String(this.ctx.storage.currentRv) };
     if (initialEnd) metadata.annotations = { [INITIAL_EVENTS_END_ANNOTATION]: 'true' };
     this.sink.send({
@@ -151,7 +218,7 @@ class Watcher implements WatchHandle {
     });
   }
 
-  private fail(status: KubeStatus): void {
+  fail(status: KubeStatus): void {
     if (!this.stopped) this.sink.send({ type: 'ERROR', object: status });
     this.stop();
   }
@@ -171,6 +238,8 @@ export class WatchHub {
   private readonly watchers = new Set<Watcher>();
   private readonly bookmarkIntervalMs: number;
 
+  private stallPolicy: ((w: WatchInfo) => boolean) | undefined;
+
   constructor(
     private readonly ctx: SandboxContext,
     opts: WatchHubOptions = {},
@@ -182,6 +251,7 @@ export class WatchHub {
   async start(spec: WatchSpec, sink: WatchSink): Promise<WatchHandle> {
     const w = new Watcher(this.ctx, spec, sink, (x) => this.watchers.delete(x));
     this.watchers.add(w);
+    if (this.stallPolicy?.(w)) w.stall();
     await w.run(this.bookmarkIntervalMs);
     return w;
   }
@@ -195,6 +265,37 @@ export class WatchHub {
     const all = [...this.watchers];
     for (const w of all) w.stop();
     return all.length;
+  }
+
+  /**
+   * Ends the matching streams; with a status they first get it as an ERROR event (410 Expired makes a
+   * reflector relist). Returns how many ended.
+   */
+  closeMatching(match: (w: WatchInfo) => boolean, status?: KubeStatus): number {
+    let n = 0;
+    for (const w of [...this.watchers]) {
+      if (!match(w)) continue;
+      n++;
+      if (status) w.fail(status);
+      else w.stop();
+    }
+    return n;
+  }
+
+  /**
+   * Which watches (open and future) are stalled; undefined stalls none. Watches no longer selected catch
+   * up at once. Returns how many open watches are stalled now.
+   */
+  setStallPolicy(policy: ((w: WatchInfo) => boolean) | undefined): number {
+    this.stallPolicy = policy;
+    let n = 0;
+    for (const w of [...this.watchers]) {
+      if (policy?.(w)) {
+        w.stall();
+        n++;
+      } else w.unstall();
+    }
+    return n;
   }
 
   closeGroupResource(gr: string): void {
