@@ -2,14 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { CliUsageError, DEMO_CONTROLLERS, parseCli } from './cli-options';
 
 function dashboard(argv: string[]) {
-  const o = parseCli(argv, {});
+  const o = parseCli(argv);
   if (o.command !== 'dashboard') throw new Error(`expected dashboard options, got ${o.command}`);
   return o;
 }
 
 function usageError(argv: string[]): string {
   try {
-    parseCli(argv, {});
+    parseCli(argv);
   } catch (err) {
     expect(err).toBeInstanceOf(CliUsageError);
     return (err as Error).message;
@@ -41,7 +41,7 @@ describe('parseCli', () => {
       file: 'r.jsonl',
       speed: 'max',
     });
-    expect(parseCli(['sandbox', '--port', '0', '--kubeconfig-out', 'k.yaml'], {})).toEqual({
+    expect(parseCli(['sandbox', '--port', '0', '--kubeconfig-out', 'k.yaml'])).toEqual({
       command: 'sandbox',
       port: 0,
       host: '127.0.0.1',
@@ -50,7 +50,7 @@ describe('parseCli', () => {
   });
 
   it('answers --help with text that explains every flag', () => {
-    const o = parseCli(['--help'], {});
+    const o = parseCli(['--help']);
     expect(o.command).toBe('help');
     const text = o.command === 'help' ? o.text : '';
     for (const flag of [

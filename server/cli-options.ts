@@ -45,11 +45,12 @@ Usage:
   controller-scope sandbox [--port P] [--kubeconfig-out FILE]
                                                 only the sandbox API server, for kubectl and other clients
 
-Cluster (pick one; default: the embedded sandbox when no kubeconfig is found):
+Cluster (pick one; default: the embedded sandbox, even when you have a kubeconfig):
       --sandbox               run against the embedded sandbox API server (zero set-up)
       --envtest               start a real kube-apiserver + etcd (binaries from scripts/setup-envtest.sh)
       --kubeconfig FILE       connect to the cluster in FILE (read-only unless --allow-writes)
-      --context NAME          the kubeconfig context to use (default: current-context)
+      --context NAME          the kubeconfig context to use (default: current-context); alone, it loads
+                              the config as controller-runtime does: KUBECONFIG, in-cluster, ~/.kube/config
       --replay FILE           serve a recording made with --record; no cluster needed
       --replay-speed S        1, 10 or max (default 1)
 
@@ -119,7 +120,7 @@ function parse<R>(run: () => R): R {
   }
 }
 
-export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): CliOptions {
+export function parseCli(argv: string[]): CliOptions {
   if (argv[0] === 'sandbox') {
     const { values } = parse(() =>
       parseArgs({
@@ -192,7 +193,7 @@ export function parseCli(argv: string[], env: NodeJS.ProcessEnv = process.env): 
   if (values.replay) cluster = { mode: 'replay', file: values.replay, speed: parseSpeed(values['replay-speed']) };
   else if (values.envtest) cluster = { mode: 'envtest' };
   else if (values.sandbox) cluster = { mode: 'sandbox' };
-  else if (values.kubeconfig || values.context || env.CONTROLLER_SCOPE_USE_KUBECONFIG === '1')
+  else if (values.kubeconfig || values.context)
     cluster = { mode: 'kubeconfig', kubeconfig: values.kubeconfig, context: values.context };
   else cluster = { mode: 'sandbox' };
 
