@@ -120,7 +120,7 @@ async function main(): Promise<void> {
   }
 
   const paired = new Set(peers.map((p) => p.bench));
-  for (const o of ours) if (!paired.has(o.bench)) onlyOurs.unshift(o);
+  onlyOurs.unshift(...ours.filter((o) => !paired.has(o.bench)));
 
   const c = cpus();
   const header = [
@@ -132,10 +132,9 @@ async function main(): Promise<void> {
   const out = [
     ...header,
     '',
-    'Ours vs client-go (same workload, same shape):',
-    '',
-    sideBySide(ours, peers, peersOneCore),
-    '',
+    ...(peers.length
+      ? ['Ours vs client-go (same workload, same shape):', '', sideBySide(ours, peers, peersOneCore), '']
+      : []),
     'Ours only:',
     '',
     oursOnly(onlyOurs),
