@@ -190,15 +190,17 @@ export class RestClient implements Client {
     };
     // Writes made inside a reconcile are attributed to its controller, which is how the dashboard ties a
     // reconcile's own writes to the events they cause (hot-loop evidence).
-    const controller = this.controller ?? (this.probe.enabled ? currentReconcileScope()?.controller : undefined);
+    const controller = this.controller ?? currentReconcileScope()?.controller;
     try {
       const out = await fn();
       if (this.probe.enabled) {
+        // The resourceVersion a write produced is what its watch event will carry: it ties the two exactly.
+        const rv = (out as { metadata?: { resourceVersion?: unknown } } | undefined)?.metadata?.resourceVersion;
         this.probe.emit({
           kind: 'client.request',
           controller,
           verb,
-          ref,
+          ref: typeof rv === 'string' ? { ...ref, resourceVersion: rv } : ref,
           cached: false,
           durationMs: this.clock.now() - start,
         });
