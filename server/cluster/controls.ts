@@ -1,13 +1,14 @@
 // What the dashboard may do to the cluster in use: inject faults into the sandbox's API server and steer the
 // workload generator. Shaped to the dashboard's ClusterControls port (structurally; server/cluster does not
 // import the dashboard). A kubeconfig cluster gets no controls unless the user allowed writes, and never
-// faults: we cannot inject them into somebody's real API server.
-import type { FaultSpec } from '../../shared/protocol/commands';
+// faults: we cannot inject them into somebody's real API server. Faults honour their target (resource, namespace,
+// verbs); timed ones lift by themselves, each can be cleared by its id.
+import type { FaultSpec, FaultTarget } from '../../shared/protocol/commands';
 import type { ClusterInfo } from '../../shared/protocol/socket';
 import type { Clock, TimerHandle } from '../runtime/util/clock';
 import { realClock } from '../runtime/util/clock';
 import type { RunningCluster } from './connect';
-import type { FaultVerb } from './sandbox';
+import type { FaultVerb, WatchTarget } from './sandbox/faults';
 import type { ChurnProfile } from './sandbox/life';
 
 export interface ActiveFaultInfo {
@@ -17,12 +18,40 @@ export interface ActiveFaultInfo {
 }
 
 const PROFILES: readonly ChurnProfile[] = ['steady', 'bursty', 'storm'];
-const ALL_VERBS: Exclude<FaultVerb, '*'>[] = ['get', 'list', 'watch', 'create', 'update', 'patch', 'delete'];
+const WRITE_VERBS: readonly FaultVerb[] = ['create', 'update', 'patch', 'delete'];
 
 interface Installed extends ActiveFaultInfo {
   undo(): void;
   timer?: TimerHandle;
 }
+
+/**
+ * The dashboard's target in the injector's terms. "pods" matches that resource in any group;
+ * "widgets.demo.io" names resource and group, as kubectl spells it.
+ */
+export function watchTargetOf(fault: FaultTarget): WatchTarget {
+  const t: WatchTarget = {};
+  const resource = fault.resource?.trim();
+  if (resource) {
+    const dot = resource.indexOf('.');
+    if (dot > 0) {
+      t.resource = resource.slice(0, dot);
+      t.group = resource.slice(dot + 1);
+    } else t.resource = resource;
+  }
+  const namespace = fault.namespace?.trim();
+  if (namespace) t.namespace = namespace;
+  return t;
+}
+
+function describeTarget(fault: FaultTarget): string {
+  const parts: string[] = [];
+  if (fault.resource?.trim()) parts.push(` of ${fault.resource.trim()}`);
+  if (fault.namespace?.trim()) parts.push(` in namespace ${fault.namespace.trim()}`);
+  return parts.join('');
+}
+
+const plural = (n: number, word: string, many = `${word}es`): string => `${n} ${n === 1 ? word : many}`;
 
 export class ClusterControlsImpl {
   readonly info: ClusterInfo;
@@ -44,63 +73,65 @@ export class ClusterControlsImpl {
         `fault injection needs the embedded sandbox API server; this dashboard runs against ${this.cluster.kind} (${this.cluster.server}). Start with --sandbox to try faults.`,
       );
     }
-    if (fault.resource || fault.namespace) {
-      throw new Error(
-        'sandbox faults apply to every resource and namespace for now: leave resource and namespace empty',
-      );
-    }
-    const verbs = fault.verbs?.length ? fault.verbs : ALL_VERBS;
     const f = sandbox.faults;
+    const target = watchTargetOf(fault);
+    const where = describeTarget(fault);
+    const verbs: FaultVerb[] | undefined = fault.verbs?.length ? [...fault.verbs] : undefined;
+    const onVerbs = verbs ? verbs.join(', ') : 'every request';
+    if (fault.kind === 'closeWatches' || fault.kind === 'expireWatches' || fault.kind === 'stallWatches') {
+      if (verbs && !verbs.includes('watch'))
+        throw new Error(`${fault.kind} acts on watches: leave verbs empty or include watch (got ${verbs.join(', ')})`);
+    }
     let description: string;
     let undo: () => void = () => undefined;
     switch (fault.kind) {
       case 'closeWatches': {
-        const n = f.closeAllWatches();
-        description = `closed ${n} open watch${n === 1 ? '' : 'es'}`;
+        const n = f.closeWatches(target);
+        description = `closed ${plural(n, 'open watch')}${where}`;
         break;
       }
       case 'expireWatches': {
-        // A write no informer of ours follows moves the revision on; compacting there and closing every
-        // watch makes each reflector's next watch start from a compacted revision: 410 Expired, then relist.
-        sandbox.store.create({
-          apiVersion: 'v1',
-          kind: 'Event',
-          metadata: { generateName: 'controller-scope-fault-', namespace: 'kube-system' },
-          reason: 'HistoryCompacted',
-          message: 'controller-scope: watch history compacted on request',
-          involvedObject: { kind: 'Namespace', name: 'kube-system' },
-          type: 'Warning',
-        });
-        const rv = f.compactNow();
-        const n = f.closeAllWatches();
-        description = `compacted history at revision ${rv} and closed ${n} watch${n === 1 ? '' : 'es'}: reflectors get 410 Expired and relist`;
+        const { compactedRv, expired } = f.expireWatches(target);
+        description = `compacted history at revision ${compactedRv} and ended ${plural(expired, 'watch')}${where} with 410 Expired: reflectors relist`;
         break;
       }
-      case 'latency':
+      case 'stallWatches': {
+        const id = f.stallWatches(target);
+        undo = () => f.removeRule(id);
+        description = `watches${where} stalled (${plural(f.stalledWatches(), 'open watch')} now): events are dropped until the stall lifts`;
+        break;
+      }
+      case 'latency': {
         if (!(fault.ms > 0 && fault.ms <= 60_000)) throw new Error(`latency must be 1..60000 ms, got ${fault.ms}`);
-        for (const v of verbs) f.setLatency(v, fault.ms);
-        undo = () => verbs.forEach((v) => f.setLatency(v, 0));
-        description = `+${fault.ms} ms latency on ${verbs.join(', ')}`;
+        const id = f.addRule({ kind: 'latency', ms: fault.ms, ...target, ...(verbs ? { verbs } : {}) });
+        undo = () => f.removeRule(id);
+        description = `+${fault.ms} ms latency on ${onVerbs}${where}`;
         break;
-      case 'errors':
+      }
+      case 'errors': {
         if (!(fault.rate > 0 && fault.rate <= 1)) throw new Error(`error rate must be in (0, 1], got ${fault.rate}`);
-        if (!(fault.code >= 400 && fault.code <= 599))
+        if (!(Number.isInteger(fault.code) && fault.code >= 400 && fault.code <= 599))
           throw new Error(`error code must be an HTTP 4xx/5xx status, got ${fault.code}`);
-        for (const v of verbs) f.setFailureRate(v, fault.rate, fault.code);
-        undo = () => verbs.forEach((v) => f.setFailureRate(v, 0));
-        description = `${Math.round(fault.rate * 100)}% of ${verbs.join(', ')} fail with HTTP ${fault.code}`;
+        const id = f.addRule({
+          kind: 'errors',
+          rate: fault.rate,
+          code: fault.code,
+          ...target,
+          ...(verbs ? { verbs } : {}),
+        });
+        undo = () => f.removeRule(id);
+        description = `${Math.round(fault.rate * 100)}% of ${onVerbs}${where} fail with HTTP ${fault.code}`;
         break;
+      }
       case 'conflicts': {
         if (!(fault.rate > 0 && fault.rate <= 1)) throw new Error(`conflict rate must be in (0, 1], got ${fault.rate}`);
-        const writes = verbs.filter((v) => v === 'update' || v === 'patch' || v === 'create' || v === 'delete');
-        const targets = writes.length ? writes : (['update', 'patch'] as const);
-        for (const v of targets) f.setFailureRate(v, fault.rate, 409);
-        undo = () => targets.forEach((v) => f.setFailureRate(v, 0));
-        description = `${Math.round(fault.rate * 100)}% of ${targets.join(', ')} answered 409 Conflict`;
+        const writes = (verbs ?? []).filter((v) => WRITE_VERBS.includes(v));
+        const on: FaultVerb[] = writes.length ? writes : ['update', 'patch'];
+        const id = f.addRule({ kind: 'conflicts', rate: fault.rate, ...target, verbs: on });
+        undo = () => f.removeRule(id);
+        description = `${Math.round(fault.rate * 100)}% of ${on.join(', ')}${where} answered 409 Conflict`;
         break;
       }
-      case 'stallWatches':
-        throw new Error('stalled watches are not supported by the sandbox yet; use closeWatches or expireWatches');
     }
     const id = `fault-${this.nextId++}`;
     const installed: Installed = { id, description, undo };
