@@ -11,6 +11,8 @@ import { newManager, newRegistry, stepPort, type Manager } from './runtime';
 export interface RunningApp {
   url: string;
   dashboard: DashboardServer;
+  /** The probe every block reports to; its view is what clients receive. */
+  recorder: Recorder;
   cluster?: RunningCluster;
   manager?: Manager;
   stop(): Promise<void>;
@@ -31,7 +33,7 @@ export async function runApp(
       controllers: r.controllers,
       ports: { replay: r.source },
     });
-    return { url: dashboard.url, dashboard, stop: () => dashboard.close() };
+    return { url: dashboard.url, dashboard, recorder: r.recorder, stop: () => dashboard.close() };
   }
 
   const cluster = await startCluster(
@@ -95,6 +97,7 @@ export async function runApp(
   return {
     url: dashboard.url,
     dashboard,
+    recorder,
     cluster,
     manager,
     async stop() {
