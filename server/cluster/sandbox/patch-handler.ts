@@ -56,13 +56,7 @@ export function patchObject(
   const rv = obj.metadata.resourceVersion;
   if (rv && rv !== stored.metadata.resourceVersion)
     throw newStaleConflict({ group: type.group, resource: type.resource }, name);
-  if (obj.metadata.uid && obj.metadata.uid !== stored.metadata.uid) {
-    throw new StatusError(
-      409,
-      'Conflict',
-      `Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${stored.metadata.uid}`,
-    );
-  }
+  // A uid changed by the patch is no precondition (PATCH has none): commitUpdate refuses it as immutable (422).
   if (obj.metadata.name !== name)
     throw newBadRequest(
       `the name of the object (${obj.metadata.name ?? ''}) does not match the name on the URL (${name})`,

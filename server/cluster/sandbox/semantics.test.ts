@@ -127,11 +127,12 @@ describe('update', () => {
     });
     expect(b.metadata.creationTimestamp).toBe(a.metadata.creationTimestamp);
     expect(b.metadata.generation).toBeUndefined();
+    // Like a PUT, a uid in the body is a storage precondition (kube-apiserver answers 409, conformance suite).
     expectStatus(
       () => s.store.update({ ...b, metadata: { ...b.metadata, uid: 'other' } }),
-      422,
-      'Invalid',
-      /field is immutable/,
+      409,
+      'Conflict',
+      /Precondition failed: UID in precondition: other/,
     );
   });
 

@@ -8,7 +8,7 @@ import { prepareCrd, syncCrdTypes, validateCrd } from './crds';
 import { isNamespaceType, prepareNamespaceForUpdate } from './namespaces';
 import { withTypeMeta, type ResourceType } from './resources';
 import { objectKey } from './storage';
-import { invalid, newBadRequest, newInvalid, newNotFound, newStaleConflict } from './status-errors';
+import { invalid, newBadRequest, newConflict, newInvalid, newNotFound, newStaleConflict } from './status-errors';
 import { deepEqual, isObject } from './util';
 import { newFinalizersForbidden, throwIfInvalid, validateObjectMeta } from './validation';
 
@@ -42,6 +42,15 @@ export function updateObject(
       return { object: createObject(ctx, type, namespace, { ...obj, metadata: meta }, opts), created: true };
     }
     throw newNotFound({ group: type.group, resource: type.resource }, name);
+  }
+  // A uid in a PUT body is a storage precondition (rest.DefaultUpdatedObjectInfo), checked before the RV.
+  if (obj.metadata.uid && obj.metadata.uid !== stored.metadata.uid) {
+    const key = `/registry/${type.crdName ? `${type.group}/` : ''}${type.resource}/${type.namespaced ? `${namespace}/` : ''}${name}`;
+    throw newConflict(
+      { group: type.group, resource: type.resource },
+      name,
+      `StorageError: invalid object, Code: 4, Key: ${key}, ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: UID in precondition: ${obj.metadata.uid}, UID in object meta: ${stored.metadata.uid}`,
+    );
   }
   if (!rv) {
     if (!type.allowUnconditionalUpdate) {
