@@ -10,6 +10,7 @@ import { informerCases } from './cases/informer';
 import { listCases } from './cases/list';
 import { patchDeleteCases } from './cases/patch-delete';
 import { statusCases } from './cases/status';
+import { validationCases } from './cases/validation';
 import { watchCases } from './cases/watch';
 import { writeCases } from './cases/writes';
 import type { GetTarget, TargetName } from './support/target';
@@ -25,4 +26,5 @@ export function defineConformance(target: TargetName, getTarget: GetTarget): voi
   crdCases(getTarget, target);
   informerCases(getTarget, target);
   errorCases(getTarget, target);
+  validationCases(getTarget, target);
 }
