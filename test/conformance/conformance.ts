@@ -2,6 +2,7 @@
 // once and run against every target (sandbox.test.ts, envtest.test.ts). All traffic goes through our own
 // client layer (getConfig → HttpClient → RestClient / ListWatch / DynamicRESTMapper), so a pass on both
 // targets also proves the client.
+import { builtinCases } from './cases/builtins';
 import { crdCases } from './cases/crd';
 import { discoveryCases } from './cases/discovery';
 import { errorCases } from './cases/errors';
@@ -19,6 +20,7 @@ export function defineConformance(target: TargetName, getTarget: GetTarget): voi
   discoveryCases(getTarget, target);
   writeCases(getTarget, target);
   statusCases(getTarget, target);
+  builtinCases(getTarget, target);
   eventCases(getTarget, target);
   listCases(getTarget, target);
   watchCases(getTarget, target);
