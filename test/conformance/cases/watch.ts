@@ -195,6 +195,45 @@ export function watchCases(target: GetTarget, _targetName: TargetName): void {
       expect((events[1]?.object as KubeObject).metadata.annotations).toEqual({ 'k8s.io/initial-events-end': 'true' });
     });
 
+    it('resumes after the initial-events-end bookmark without missing a change', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      await t.client.create(configMap(ns, 'b1'));
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const stream = await lw.watch({
+        sendInitialEvents: true,
+        resourceVersionMatch: 'NotOlderThan',
+        allowWatchBookmarks: true,
+      });
+      const { events } = await collect(stream, (evs) => evs.some((e) => e.type === 'BOOKMARK'));
+      const bookmarkRv = (events.at(-1)?.object as KubeObject).metadata.resourceVersion;
+      await t.client.create(configMap(ns, 'b2'));
+      const resumed = await lw.watch({ resourceVersion: bookmarkRv, allowWatchBookmarks: true });
+      const { events: after } = await collect(resumed, (evs) => evs.some((e) => e.type === 'ADDED'));
+      expect(summary(after.filter((e) => e.type !== 'BOOKMARK'))).toEqual(['ADDED b2']);
+    });
+
+    it('ends a streaming list for a resourceVersion ahead of the server with an ERROR 504 event', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const lw = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const now = await lw.list({});
+      const ahead = String(rvNum(now) + 1_000_000n);
+      const stream = await lw.watch({
+        sendInitialEvents: true,
+        resourceVersionMatch: 'NotOlderThan',
+        allowWatchBookmarks: true,
+        resourceVersion: ahead,
+      });
+      const { events, ended } = await collect(stream);
+      expect(ended).toBe(true);
+      expect(events.map((e) => e.type)).toEqual(['ERROR']);
+      expect(events[0]?.object).toMatchObject({ kind: 'Status', code: 504, reason: 'Timeout' });
+      expect((events[0]?.object as KubeStatus).message).toMatch(
+        new RegExp(`Too large resource version: ${ahead}, current: \\d+`),
+      );
+    });
+
     it('rejects sendInitialEvents without resourceVersionMatch=NotOlderThan with 422', async () => {
       const t = target();
       const ns = await newNamespace(t);
