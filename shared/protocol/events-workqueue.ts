@@ -50,6 +50,12 @@ export interface QueueAddEvent {
    * reported by the queue.addAfter events it absorbed, and `cause` repeats the first of them.
    */
   matured?: boolean;
+  /**
+   * true when the key was waiting for a delay and this add made it ready now, so that delay will not fire:
+   * the priority queue folds both into one entry. client-go's delaying queue never sets it (its delayed entry
+   * stays and fires later, even after the key was processed).
+   */
+  delayCancelled?: boolean;
   depth: QueueDepth;
 }
 

@@ -164,7 +164,8 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
         k.dirty = true;
         setState(k, 'processing', ev.ts);
       } else setState(k, 'ready', ev.ts);
-      if (k.nextRetryAt !== undefined && k.nextRetryAt <= ev.ts) delete k.nextRetryAt;
+      // A cancelled delay will not fire: left in place, done() would park the key in 'waiting' for nothing.
+      if (k.nextRetryAt !== undefined && (ev.delayCancelled || k.nextRetryAt <= ev.ts)) delete k.nextRetryAt;
       point(d, c, ev.ts).adds++;
       break;
     }

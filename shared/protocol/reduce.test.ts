@@ -312,6 +312,36 @@ describe('controller view', () => {
     expect(c?.adds).toBe(1);
   });
 
+  it('forgets a delay an add cancelled (priority queue) but keeps one that still fires (delaying queue)', () => {
+    const run = (delayCancelled: boolean) => {
+      const s = new EventScript();
+      const depth = { ready: 0, waiting: 0, processing: 0 };
+      const readyAt = s.ts + 5_000;
+      const cause = { type: 'requeueAfter' as const };
+      s.emit({ kind: 'queue.addAfter', queue: 'c', key: 'k', cause, delayMs: 5_000, readyAt, depth });
+      s.advance(2_000);
+      s.emit({
+        kind: 'queue.add',
+        queue: 'c',
+        key: 'k',
+        cause: { type: 'event', eventType: 'update' },
+        queued: true,
+        dirtyWhileProcessing: false,
+        ...(delayCancelled ? { delayCancelled } : {}),
+        depth: { ...depth, ready: 1 },
+      });
+      s.emit({ kind: 'queue.get', queue: 'c', key: 'k', waitMs: 0, depth: { ...depth, processing: 1 } });
+      s.advance(80);
+      s.emit({ kind: 'queue.done', queue: 'c', key: 'k', processingMs: 80, requeued: false, depth });
+      return { k: reduce(createView(), s.events).controllers.c?.keys.k, readyAt };
+    };
+    const cancelled = run(true);
+    expect(cancelled.k?.state).toBe('idle');
+    expect(cancelled.k?.nextRetryAt).toBeUndefined();
+    const pending = run(false);
+    expect(pending.k).toMatchObject({ state: 'waiting', nextRetryAt: pending.readyAt });
+  });
+
   it('shows a worker busy between reconcile start and end', () => {
     const s = new EventScript();
     s.emit({ kind: 'reconcile.start', controller: 'c', key: 'k', worker: 2, causes: [], attempt: 1 });

@@ -15,6 +15,7 @@ import type {
   PriorityQueueInterface,
   TypedRateLimiter,
 } from './interfaces';
+import { defaultKeyOf } from './key-of';
 import {
   DEFAULT_UNFINISHED_WORK_UPDATE_PERIOD_MS,
   NOOP_METRICS_PROVIDER,
@@ -97,7 +98,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
 
   constructor(opts: PriorityQueueOptions<T> = {}) {
     this.name = opts.name ?? '';
-    this.keyOf = opts.keyOf ?? String;
+    this.keyOf = opts.keyOf ?? defaultKeyOf;
     this.clock = opts.clock ?? realClock;
     this.probe = opts.probe ?? NOOP_PROBE;
     this.trackCausesAlways = opts.trackCauses ?? false;
@@ -232,6 +233,8 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     const cause = opts.cause ?? UNKNOWN_CAUSE;
 
     let entry = this.items.get(key);
+    // An undelayed add ends a pending delay here (one entry per key), unlike client-go's delaying queue.
+    const delayCancelled = readyAt === undefined && entry !== undefined && entry.readyAt !== undefined;
     let queued: boolean;
     if (!entry) {
       entry = {
@@ -253,7 +256,9 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
       queued = this.merge(entry, readyAt, priority, now);
     }
     if (tracking) entry.causes.push(cause);
-    if (this.probe.enabled) this.emitAdd(entry, cause, after, readyAt, requeues, queued && !this.locked.has(key));
+    if (this.probe.enabled) {
+      this.emitAdd(entry, cause, after, readyAt, requeues, queued && !this.locked.has(key), delayCancelled);
+    }
   }
 
   /** Folds a duplicate add into entry: the higher priority and the earlier ready time win. */
@@ -299,6 +304,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     readyAt: number | undefined,
     requeues: number | undefined,
     queued: boolean,
+    delayCancelled: boolean,
   ): void {
     if (readyAt !== undefined) {
       this.probe.emit({
@@ -321,6 +327,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
       queued,
       dirtyWhileProcessing: this.locked.has(entry.key),
       priority: entry.priority,
+      ...(delayCancelled ? { delayCancelled } : {}),
       depth: this.depth(),
     });
   }
