@@ -77,9 +77,12 @@ export function controllerOf(d: Draft, name: string, ts: number): ControllerView
   const all = d.child(d.view, 'controllers');
   const existing = all[name];
   const c = existing ? d.own(existing) : d.made(newController(name, ts));
-  all[name] = c;
+  // Later touches in the same batch find their own copy already in place.
+  if (c !== existing) {
+    all[name] = c;
+    d.touchedControllers.add(name);
+  }
   c.lastTs = Math.max(c.lastTs, ts);
-  d.touchedControllers.add(name);
   return c;
 }
 
@@ -87,7 +90,7 @@ export function keyOf(d: Draft, c: ControllerView, key: string, ts: number): Key
   const keys = d.child(c, 'keys');
   const existing = keys[key];
   const k = existing ? d.own(existing) : d.made(newKey(key, ts));
-  keys[key] = k;
+  if (k !== existing) keys[key] = k;
   k.lastTs = Math.max(k.lastTs, ts);
   if (!existing && ++c.keyCount > d.view.limits.maxKeysPerController) evictKeys(d, c, key);
   return k;
@@ -113,8 +116,8 @@ function evictKeys(d: Draft, c: ControllerView, keep: string): void {
   if (c.hotLoops.some((h) => !keys[h.key])) c.hotLoops = c.hotLoops.filter((h) => keys[h.key]);
 }
 
-function point(d: Draft, c: ControllerView, ts: number): ControllerSeriesPoint {
-  const p = seriesPoint<ControllerView, 'series', ControllerSeriesPoint>(d, c, 'series', ts, (t, prev) => ({
+function blankPoint(t: number, prev: ControllerSeriesPoint | undefined, c: ControllerView): ControllerSeriesPoint {
+  return {
     t,
     adds: 0,
     reconciles: 0,
@@ -126,8 +129,11 @@ function point(d: Draft, c: ControllerView, ts: number): ControllerSeriesPoint {
     waiting: prev?.waiting ?? c.depth.waiting,
     processing: prev?.processing ?? c.depth.processing,
     activeWorkers: prev?.activeWorkers ?? c.activeWorkers,
-  }));
-  return p;
+  };
+}
+
+function point(d: Draft, c: ControllerView, ts: number): ControllerSeriesPoint {
+  return seriesPoint<ControllerView, 'series', ControllerSeriesPoint>(d, c, 'series', ts, blankPoint);
 }
 
 function setState(k: KeyView, state: KeyView['state'], ts: number): void {

@@ -6,7 +6,11 @@ import type { RuntimeView } from './view';
 
 export class Draft {
   readonly view: RuntimeView;
-  private readonly fresh = new WeakSet<object>();
+  /**
+   * Objects writable in this batch. A strong Set, not a WeakSet: the draft lives for one reduce() call, and
+   * weak collections cost the garbage collector extra work on every cycle while they are alive.
+   */
+  private readonly fresh = new Set<object>();
   /** Arrays to cut back to their cap once the batch is applied (cheaper than trimming per push). */
   private readonly rings = new Map<unknown[], number>();
   /** Controllers and informers touched by this batch, for the finalize pass. */
@@ -42,7 +46,7 @@ export class Draft {
   ring<P extends object, K extends keyof P>(parent: P, k: K, cap: number): NonNullable<P[K]> {
     const arr = this.child(parent, k);
     const a = arr as unknown as unknown[];
-    this.rings.set(a, cap);
+    if (this.rings.get(a) !== cap) this.rings.set(a, cap);
     // Keep a long batch from growing an array without bound before the final trim.
     if (a.length > cap * 2 + 64) a.splice(0, a.length - cap);
     return arr;

@@ -57,21 +57,27 @@ function informerOf(d: Draft, id: string, ts: number): InformerView {
   const all = d.child(d.view, 'informers');
   const existing = all[id];
   const inf = existing ? d.own(existing) : d.made(newInformer(id, ts));
-  all[id] = inf;
+  if (inf !== existing) {
+    all[id] = inf;
+    d.touchedInformers.add(id);
+  }
   inf.lastTs = ts;
-  d.touchedInformers.add(id);
   return inf;
 }
 
-function point(d: Draft, inf: InformerView, ts: number): InformerSeriesPoint {
-  return seriesPoint<InformerView, 'series', InformerSeriesPoint>(d, inf, 'series', ts, (t, prev) => ({
+function blankPoint(t: number, prev: InformerSeriesPoint | undefined, inf: InformerView): InformerSeriesPoint {
+  return {
     t,
     watchEvents: 0,
     deltas: 0,
     pops: 0,
     storeSize: prev?.storeSize ?? inf.storeSize,
     fifoLength: prev?.fifoLength ?? inf.fifoLength,
-  }));
+  };
+}
+
+function point(d: Draft, inf: InformerView, ts: number): InformerSeriesPoint {
+  return seriesPoint<InformerView, 'series', InformerSeriesPoint>(d, inf, 'series', ts, blankPoint);
 }
 
 /** Index of the newest history entry of a type that is still open (no end), or -1. */

@@ -8,15 +8,17 @@ interface Point {
 
 /**
  * Returns the writable point for the bucket holding ts in owner[field], appending (and gap-filling) as
- * needed. `blank(prev)` builds an empty point that carries prev's gauges. Events older than the newest
- * bucket land in the newest bucket: late stamps must not rewrite history the charts already drew.
+ * needed. `blank(t, prev, owner)` builds an empty point that carries prev's gauges (or the owner's when there
+ * is no prev). Events older than the newest bucket land in the newest bucket: late stamps must not rewrite
+ * history the charts already drew. `blank` gets the owner as an argument so callers can pass one shared
+ * function instead of a closure allocated on every event.
  */
 export function seriesPoint<O extends object, K extends keyof O, P extends Point>(
   d: Draft,
   owner: O,
   field: K,
   ts: number,
-  blank: (t: number, prev: P | undefined) => P,
+  blank: (t: number, prev: P | undefined, owner: O) => P,
 ): P {
   const { seriesPoints: cap, seriesBucketMs: width } = d.view.limits;
   const series = d.ring(owner, field, cap) as unknown as P[];
@@ -26,9 +28,9 @@ export function seriesPoint<O extends object, K extends keyof O, P extends Point
   if (last) {
     const gap = Math.min((t - last.t) / width - 1, cap);
     let start = t - gap * width;
-    for (let i = 0; i < gap; i++, start += width) series.push(d.made(blank(start, last)));
+    for (let i = 0; i < gap; i++, start += width) series.push(d.made(blank(start, last, owner)));
   }
-  series.push(d.made(blank(t, last)));
+  series.push(d.made(blank(t, last, owner)));
   return series[series.length - 1] as P;
 }
 

@@ -21,7 +21,7 @@ export function reduce(view: RuntimeView, events: readonly StampedEvent[]): Runt
   if (events.length === 0) return view;
   let d: Draft | undefined;
   for (const ev of events) {
-    if (ev.seq <= (d ?? { view }).view.lastSeq) continue;
+    if (ev.seq <= (d ? d.view.lastSeq : view.lastSeq)) continue;
     d ??= new Draft(view);
     apply(d, ev);
   }
@@ -37,8 +37,7 @@ function apply(d: Draft, ev: StampedEvent): void {
   if (v.firstTs === 0) v.firstTs = ev.ts;
   v.eventCount++;
   d.ring(v, 'log', v.limits.maxLogEntries).push(ev);
-  const block = ev.kind.slice(0, ev.kind.indexOf('.'));
-  switch (block) {
+  switch (blockOf(ev.kind)) {
     case 'reflector':
     case 'fifo':
     case 'indexer':
@@ -60,6 +59,19 @@ function apply(d: Draft, ev: StampedEvent): void {
       // A kind from a newer server: kept in the log, otherwise ignored (kinds are only ever added).
       return;
   }
+}
+
+/** Kind → its block (the part before the dot), remembered so the hot path allocates no substring. */
+const BLOCKS = new Map<string, string>();
+
+function blockOf(kind: string): string {
+  let block = BLOCKS.get(kind);
+  if (block === undefined) {
+    block = kind.slice(0, kind.indexOf('.'));
+    // Kinds are a small closed set; the bound only guards against a stream of junk kinds.
+    if (BLOCKS.size < 1024) BLOCKS.set(kind, block);
+  }
+  return block;
 }
 
 function finalize(d: Draft): void {

@@ -100,9 +100,22 @@ export class Recorder implements Probe {
     return this._view;
   }
 
+  /**
+   * Stamps the event in place: runtime emit sites build a fresh literal per emit and never touch it again,
+   * so adding seq and ts to it saves a copy of every event (the copy and the garbage it left behind were a
+   * large part of the recorder's cost). An event that cannot take the stamp (frozen, or already stamped,
+   * e.g. by another Recorder behind a MultiProbe) is copied instead, so nobody's stamp is overwritten.
+   */
   emit(event: RuntimeEvent): void {
-    if (!this.enabled) return;
-    const stamped = { ...event, seq: this.nextSeq++, ts: this.clock.now() } as StampedEvent;
+    if (this.paused || this.closed) return;
+    const seq = this.nextSeq++;
+    const ts = this.clock.now();
+    let stamped: StampedEvent;
+    if (!('seq' in event) && Object.isExtensible(event)) {
+      stamped = event as StampedEvent;
+      stamped.seq = seq;
+      stamped.ts = ts;
+    } else stamped = { ...event, seq, ts } as StampedEvent;
     this.append(stamped);
   }
 
