@@ -2,9 +2,9 @@
 // REST mapper follow, CR generation and /status rules, CR-specific refusals, removal on delete (spec §7).
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
-import { DiscoveryClient, rawPatch } from '../../../server/runtime/client';
+import { DiscoveryClient, newListWatchFromClient, rawPatch } from '../../../server/runtime/client';
 import { onlyOn } from '../support/differences';
-import { apiError, CRD, eventually, names, newNamespace, statusOf } from '../support/helpers';
+import { apiError, collect, CRD, eventually, names, newNamespace, statusOf } from '../support/helpers';
 import type { ConformanceTarget, GetTarget, TargetName } from '../support/target';
 
 interface CrdSpec {
@@ -44,15 +44,21 @@ function crdObject(s: CrdSpec): KubeObject {
   };
 }
 
-/** Creates the CRD, waits for Established and for the REST mapper to find the kind. */
-async function installCrd(t: ConformanceTarget, s: CrdSpec): Promise<KubeObject> {
-  await t.client.create(crdObject(s));
+/**
+ * Creates the CRD, waits for Established, for the REST mapper to find the kind and for a list to be
+ * answered (kube-apiserver answers 429 "storage is (re)initializing" until the new resource's cache is up).
+ */
+async function installCrd(t: ConformanceTarget, s: CrdSpec, edit?: (crd: KubeObject) => void): Promise<KubeObject> {
+  const obj = crdObject(s);
+  edit?.(obj);
+  await t.client.create(obj);
   const established = await eventually(`${s.plural}.${s.group} Established`, async () => {
     const c = await t.client.get<KubeObject>(CRD, { name: `${s.plural}.${s.group}` });
     const conds = (c.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [];
     return conds.some((x) => x.type === 'Established' && x.status === 'True') ? c : undefined;
   });
   await eventually(`${s.kind} in discovery`, () => t.client.mapper.restMapping({ group: s.group, kind: s.kind }, 'v1'));
+  await eventually(`${s.plural} to be listable`, () => t.http.request({ path: `/apis/${s.group}/v1/${s.plural}` }));
   return established;
 }
 
@@ -297,6 +303,57 @@ export function crdCases(target: GetTarget, targetName: TargetName): void {
         });
       },
     );
+
+    it('watches custom resources and serves a scale subresource mapped by the CRD', async () => {
+      const t = target();
+      const group = 'scaled.conformance.example.com';
+      await installCrd(t, { group, kind: 'Pool', plural: 'pools', scope: 'Namespaced', status: true }, (crd) => {
+        const version = (crd.spec as { versions: Record<string, unknown>[] }).versions[0]!;
+        version.subresources = {
+          status: {},
+          scale: {
+            specReplicasPath: '.spec.size',
+            statusReplicasPath: '.status.replicas',
+            labelSelectorPath: '.status.selector',
+          },
+        };
+        version.schema = {
+          openAPIV3Schema: {
+            type: 'object',
+            properties: {
+              spec: { type: 'object', properties: { size: { type: 'integer' } } },
+              status: { type: 'object', properties: { replicas: { type: 'integer' }, selector: { type: 'string' } } },
+            },
+          },
+        };
+      });
+      const ns = await newNamespace(t);
+      const gvr = { group, version: 'v1', resource: 'pools' };
+      const lw = newListWatchFromClient({ http: t.http, gvr, namespace: ns });
+      const start = await lw.list({});
+      const stream = await lw.watch({ resourceVersion: start.metadata.resourceVersion });
+      const pending = collect(stream, (evs) => evs.length >= 3);
+      const p = await t.client.create(widget(group, 'Pool', 'p', ns, 2));
+      await t.client.status().patch(p, rawPatch('merge', { status: { replicas: 2, selector: 'app=p' } }));
+      const scalePath = `/apis/${group}/v1/namespaces/${ns}/pools/p/scale`;
+      const scale = await t.http.request<KubeObject>({ path: scalePath });
+      expect(scale).toMatchObject({
+        apiVersion: 'autoscaling/v1',
+        kind: 'Scale',
+        spec: { replicas: 2 },
+        status: { replicas: 2, selector: 'app=p' },
+      });
+      await t.http.request({ method: 'PUT', path: scalePath, body: { ...scale, spec: { replicas: 4 } } });
+      const { events } = await pending;
+      expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'MODIFIED']);
+      expect(events.map((e) => (e.object as KubeObject).apiVersion)).toEqual([
+        `${group}/v1`,
+        `${group}/v1`,
+        `${group}/v1`,
+      ]);
+      const last = events[2]?.object as KubeObject;
+      expect([last.spec, last.metadata.generation]).toEqual([{ size: 4 }, 2]);
+    });
 
     it('removes a deleted CRD from discovery and stops serving its resource', async () => {
       const t = target();
