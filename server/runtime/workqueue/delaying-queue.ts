@@ -47,7 +47,7 @@ export class DelayingQueue<T> extends WorkQueue<T> implements TypedDelayingInter
   ): void {
     if (this.shuttingDown()) return;
     // client-go counts every call as a retry, even one that adds at once.
-    this.metrics.retry();
+    if (this.metricsEnabled) this.metrics.retry();
     if (delayMs <= 0) {
       this.add(item, cause);
       return;

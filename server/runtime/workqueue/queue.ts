@@ -7,6 +7,7 @@ import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
 import { defaultQueue, type Queue } from './fifo';
 import type { GetResult, KeyOf, TypedInterface } from './interfaces';
+import { defaultKeyOf } from './key-of';
 import {
   DEFAULT_UNFINISHED_WORK_UPDATE_PERIOD_MS,
   NOOP_METRICS_PROVIDER,
@@ -44,8 +45,12 @@ export class WorkQueue<T> implements TypedInterface<T> {
   protected readonly clock: Clock;
   protected readonly probe: Probe;
   protected readonly metrics: QueueMetrics;
+  /** Read once: with the no-op provider the hot paths skip the metrics calls altogether. */
+  protected readonly metricsEnabled: boolean;
   private readonly trackCausesAlways: boolean;
   private readonly queue: Queue<T>;
+  /** Only a custom Queue cares about touch(); the FIFO ignores it, so a duplicate add skips the call. */
+  private readonly touches: boolean;
   /** Keys that need processing, with the item to hand out. */
   private readonly dirty = new Map<string, T>();
   /** Keys handed out and not yet done. */
@@ -62,16 +67,18 @@ export class WorkQueue<T> implements TypedInterface<T> {
 
   constructor(opts: QueueOptions<T> = {}) {
     this.name = opts.name ?? '';
-    this.keyOf = opts.keyOf ?? String;
+    this.keyOf = opts.keyOf ?? defaultKeyOf;
     this.clock = opts.clock ?? realClock;
     this.probe = opts.probe ?? NOOP_PROBE;
     this.trackCausesAlways = opts.trackCauses ?? false;
     this.queue = opts.queue ?? defaultQueue<T>();
+    this.touches = opts.queue !== undefined;
     this.metrics = newQueueMetrics({
       name: this.name,
       provider: opts.metrics ?? NOOP_METRICS_PROVIDER,
       clock: this.clock,
     });
+    this.metricsEnabled = this.metrics.enabled;
     this.unfinishedWork = new UnfinishedWorkUpdater(
       this.metrics,
       this.clock,
@@ -88,6 +95,7 @@ export class WorkQueue<T> implements TypedInterface<T> {
   }
 
   get(): Promise<GetResult<T>> {
+    // A ready item needs no waiter: the caller gets an already-settled promise.
     if (this.queue.len() > 0) return Promise.resolve(this.take());
     if (this.shuttingDownFlag) return Promise.resolve({ shutdown: true });
     return new Promise((resolve) => this.waiters.push(resolve));
@@ -95,16 +103,20 @@ export class WorkQueue<T> implements TypedInterface<T> {
 
   done(item: T): void {
     const key = this.keyOf(item);
-    this.metrics.done(key);
+    if (this.metricsEnabled) this.metrics.done(key);
     const wasProcessing = this.processing.delete(key);
-    const startedAt = this.processingSince.get(key);
-    this.processingSince.delete(key);
-    const dirtyItem = this.dirty.get(key);
+    // The probe-only maps are empty unless a probe has listened; skip hashing the key into them.
+    let startedAt: number | undefined;
+    if (this.processingSince.size > 0) {
+      startedAt = this.processingSince.get(key);
+      this.processingSince.delete(key);
+    }
     // Only a key that was processing can be dirty without being queued; pushing any other would queue it twice.
-    const requeued = wasProcessing && dirtyItem !== undefined;
+    const dirtyItem = wasProcessing ? this.dirty.get(key) : undefined;
+    const requeued = dirtyItem !== undefined;
     if (requeued) {
       this.pushReady(key, dirtyItem);
-    } else if (this.processing.size === 0) {
+    } else if (this.processing.size === 0 && this.drainWaiters.length > 0) {
       this.settleDrain();
     }
     if (this.probe.enabled) {
@@ -117,7 +129,7 @@ export class WorkQueue<T> implements TypedInterface<T> {
         depth: this.depth(),
       });
     }
-    if (requeued) this.dispatch();
+    if (requeued && this.waiters.length > 0) this.dispatch();
   }
 
   shutDown(): void {
@@ -171,22 +183,25 @@ export class WorkQueue<T> implements TypedInterface<T> {
   protected enqueue(item: T, causes: readonly EnqueueCause[] | undefined, matured = false): void {
     if (this.shuttingDownFlag) return;
     const key = this.keyOf(item);
-    if (this.trackingCauses()) this.absorb(key, causes);
-    const isProcessing = this.processing.has(key);
+    if (this.trackCausesAlways || this.probe.enabled) this.absorb(key, causes);
     if (this.dirty.has(key)) {
-      if (!isProcessing) this.queue.touch(item);
-      this.emitAdd(key, causes, false, isProcessing, matured);
+      // The common de-duplicated add: nothing changes unless a custom order wants to know, or a probe listens.
+      if (this.touches || this.probe.enabled) {
+        const isProcessing = this.processing.has(key);
+        if (!isProcessing && this.touches) this.queue.touch(item);
+        this.emitAdd(key, causes, false, isProcessing, matured);
+      }
       return;
     }
-    this.metrics.add(key);
+    if (this.metricsEnabled) this.metrics.add(key);
     this.dirty.set(key, item);
-    if (isProcessing) {
+    if (this.processing.has(key)) {
       this.emitAdd(key, causes, false, true, matured);
       return;
     }
     this.pushReady(key, item);
     this.emitAdd(key, causes, true, false, matured);
-    this.dispatch();
+    if (this.waiters.length > 0) this.dispatch();
   }
 
   private absorb(key: string, causes: readonly EnqueueCause[] | undefined): void {
@@ -232,13 +247,20 @@ export class WorkQueue<T> implements TypedInterface<T> {
   private take(): GetResult<T> {
     const item = this.queue.pop();
     const key = this.keyOf(item);
-    this.metrics.get(key);
+    if (this.metricsEnabled) this.metrics.get(key);
     this.processing.add(key);
     this.dirty.delete(key);
-    const causes = this.causes.get(key) ?? [];
-    this.causes.delete(key);
-    const readyAt = this.readySince.get(key);
-    this.readySince.delete(key);
+    // causes and readySince stay empty while nobody tracks causes or listens; skip the lookups then.
+    let causes: EnqueueCause[] | undefined;
+    if (this.causes.size > 0) {
+      causes = this.causes.get(key);
+      if (causes) this.causes.delete(key);
+    }
+    let readyAt: number | undefined;
+    if (this.readySince.size > 0) {
+      readyAt = this.readySince.get(key);
+      this.readySince.delete(key);
+    }
     if (this.probe.enabled) {
       const now = this.clock.now();
       this.processingSince.set(key, now);
@@ -250,7 +272,7 @@ export class WorkQueue<T> implements TypedInterface<T> {
         depth: this.depth(),
       });
     }
-    return { shutdown: false, item, causes };
+    return { shutdown: false, item, causes: causes ?? [] };
   }
 
   private releaseWaiters(): void {

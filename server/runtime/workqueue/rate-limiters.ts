@@ -2,6 +2,7 @@
 // are reproduced by truncating to whole nanoseconds where upstream converts a float to a Duration.
 import { realClock, type Clock } from '../util/clock';
 import type { KeyOf, TypedRateLimiter } from './interfaces';
+import { defaultKeyOf } from './key-of';
 import { TokenBucket } from './token-bucket';
 
 const MS = 1;
@@ -31,7 +32,7 @@ export class ItemExponentialFailureRateLimiter<T> implements TypedRateLimiter<T>
   constructor(opts: ItemExponentialFailureRateLimiterOptions<T>) {
     this.baseDelayMs = opts.baseDelayMs;
     this.maxDelayMs = opts.maxDelayMs;
-    this.keyOf = opts.keyOf ?? String;
+    this.keyOf = opts.keyOf ?? defaultKeyOf;
   }
 
   when(item: T): number {
@@ -67,7 +68,7 @@ export class ItemFastSlowRateLimiter<T> implements TypedRateLimiter<T> {
   private readonly keyOf: KeyOf<T>;
 
   constructor(private readonly opts: ItemFastSlowRateLimiterOptions<T>) {
-    this.keyOf = opts.keyOf ?? String;
+    this.keyOf = opts.keyOf ?? defaultKeyOf;
   }
 
   when(item: T): number {
