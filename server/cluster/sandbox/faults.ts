@@ -175,7 +175,7 @@ export class FaultInjector {
 
   /** Open watches stalled right now. */
   stalledWatches(): number {
-    return this.applyStalls();
+    return this.opts.hub.stalled;
   }
 
   /**
@@ -262,9 +262,9 @@ export class FaultInjector {
     return this.rules;
   }
 
-  private applyStalls(): number {
+  private applyStalls(): void {
     const stalls = [...this.stalls];
-    return this.opts.hub.setStallPolicy(stalls.length ? (w) => stalls.some((s) => targetMatches(s, w)) : undefined);
+    this.opts.hub.setStallPolicy(stalls.length ? (w) => stalls.some((s) => targetMatches(s, w)) : undefined);
   }
 }
 

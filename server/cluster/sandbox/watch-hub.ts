@@ -260,6 +260,13 @@ export class WatchHub {
     return this.watchers.size;
   }
 
+  /** Open watches that are stalled right now. */
+  get stalled(): number {
+    let n = 0;
+    for (const w of this.watchers) if (w.stalled) n++;
+    return n;
+  }
+
   /** Ends every open stream normally (clients re-watch from their last resourceVersion). */
   closeAll(): number {
     const all = [...this.watchers];
