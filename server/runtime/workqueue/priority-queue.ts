@@ -70,8 +70,17 @@ const lessReady = <T>(a: Entry<T>, b: Entry<T>): boolean =>
 const lessWaiting = <T>(a: Entry<T>, b: Entry<T>): boolean =>
   a.readyAt !== b.readyAt ? (a.readyAt as number) < (b.readyAt as number) : lessReady(a, b);
 
-type Waiter<T> = (r: PriorityGetResult<T>) => void;
+/** Handed the taken entry, or undefined when the queue shuts down. */
+type Waiter<T> = (entry: Entry<T> | undefined) => void;
 const SHUTDOWN: PriorityGetResult<never> = Object.freeze({ shutdown: true, priority: 0 });
+
+const priorityResult = <T>(e: Entry<T>): PriorityGetResult<T> => ({
+  shutdown: false,
+  item: e.item,
+  priority: e.priority,
+  causes: e.causes,
+});
+const basicResult = <T>(e: Entry<T>): GetResult<T> => ({ shutdown: false, item: e.item, causes: e.causes });
 
 export class PriorityQueue<T> implements PriorityQueueInterface<T> {
   readonly name: string;
@@ -80,6 +89,8 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
   private readonly clock: Clock;
   private readonly probe: Probe;
   private readonly metrics: QueueMetrics;
+  /** Read once: with the no-op provider the hot paths skip the metrics calls altogether. */
+  private readonly metricsEnabled: boolean;
   private readonly trackCausesAlways: boolean;
   /** Entries not handed out yet, by key: ready (in the heap or parked) or waiting. */
   private readonly items = new Map<string, Entry<T>>();
@@ -109,6 +120,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
       clock: this.clock,
       withPriority: true,
     });
+    this.metricsEnabled = this.metrics.enabled;
     this.unfinishedWork = new UnfinishedWorkUpdater(
       this.metrics,
       this.clock,
@@ -118,42 +130,58 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
 
   addWithOpts(opts: AddOpts, ...items: T[]): void {
     if (this.shutdownFlag || items.length === 0) return;
-    for (const item of items) this.addOne(opts, item);
-    this.dispatch();
-    this.armTimer();
+    const priority = opts.priority ?? 0;
+    const after = opts.after ?? 0;
+    const ratelimited = opts.ratelimited === true;
+    for (const item of items) this.addOne(item, priority, after, ratelimited, opts.cause);
+    this.settleAdds();
   }
 
+  // The single-item adds skip building an AddOpts and a rest array: they are the controller's hot path.
   add(item: T, cause?: EnqueueCause): void {
-    this.addWithOpts({ cause }, item);
+    if (this.shutdownFlag) return;
+    this.addOne(item, 0, 0, false, cause);
+    this.settleAdds();
   }
 
   addAfter(item: T, delayMs: number, cause?: EnqueueCause): void {
-    this.addWithOpts({ after: delayMs, cause }, item);
+    if (this.shutdownFlag) return;
+    this.addOne(item, 0, delayMs, false, cause);
+    this.settleAdds();
   }
 
   addRateLimited(item: T, cause?: EnqueueCause): void {
-    this.addWithOpts({ ratelimited: true, cause }, item);
+    if (this.shutdownFlag) return;
+    this.addOne(item, 0, 0, true, cause);
+    this.settleAdds();
   }
 
-  async get(): Promise<GetResult<T>> {
-    const r = await this.getWithPriority();
-    return r.shutdown ? { shutdown: true } : { shutdown: false, item: r.item, causes: r.causes };
+  get(): Promise<GetResult<T>> {
+    if (this.shutdownFlag) return Promise.resolve({ shutdown: true });
+    // A ready item needs no waiter: the caller gets an already-settled promise.
+    if (this.ready.size > 0) return Promise.resolve(basicResult(this.take()));
+    return new Promise((resolve) => this.waiters.push((e) => resolve(e ? basicResult(e) : { shutdown: true })));
   }
 
   getWithPriority(): Promise<PriorityGetResult<T>> {
     // Unlike client-go, a shut-down priority queue hands out nothing more, even if items remain.
     if (this.shutdownFlag) return Promise.resolve(SHUTDOWN);
-    if (this.ready.size > 0) return Promise.resolve(this.take());
-    return new Promise((resolve) => this.waiters.push(resolve));
+    if (this.ready.size > 0) return Promise.resolve(priorityResult(this.take()));
+    return new Promise((resolve) => this.waiters.push((e) => resolve(e ? priorityResult(e) : SHUTDOWN)));
   }
 
   done(item: T): void {
     const key = this.keyOf(item);
     this.locked.delete(key);
-    this.metrics.done(key);
-    const startedAt = this.processingSince.get(key);
-    this.processingSince.delete(key);
-    const parked = this.items.get(key);
+    if (this.metricsEnabled) this.metrics.done(key);
+    // processingSince is probe-only and empty unless a probe has listened; skip hashing the key into it.
+    let startedAt: number | undefined;
+    if (this.processingSince.size > 0) {
+      startedAt = this.processingSince.get(key);
+      this.processingSince.delete(key);
+    }
+    // Only a parked entry runs again at done(); with none parked there is nothing to look up.
+    const parked = this.parkedCount > 0 ? this.items.get(key) : undefined;
     const requeued = parked?.parked === true;
     if (parked && requeued) {
       parked.parked = false;
@@ -170,7 +198,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
         depth: this.depth(),
       });
     }
-    if (requeued) this.dispatch();
+    if (requeued && this.waiters.length > 0) this.dispatch();
   }
 
   forget(item: T): void {
@@ -194,7 +222,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     this.timer = undefined;
     this.timerAt = Infinity;
     this.unfinishedWork.stop();
-    for (const resolve of this.waiters.splice(0)) resolve(SHUTDOWN);
+    for (const resolve of this.waiters.splice(0)) resolve(undefined);
     if (this.probe.enabled) this.probe.emit({ kind: 'queue.shutdown', queue: this.name, drain: false });
   }
 
@@ -212,27 +240,39 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     return { ready: this.len(), waiting: this.waiting.size, processing: this.locked.size };
   }
 
-  private addOne(opts: AddOpts, item: T): void {
+  /** After a batch of adds: hand ready items to waiting getters and keep the timer on the earliest delay. */
+  private settleAdds(): void {
+    if (this.waiters.length > 0) this.dispatch();
+    this.armTimer();
+  }
+
+  private addOne(
+    item: T,
+    priority: number,
+    after: number,
+    ratelimited: boolean,
+    givenCause: EnqueueCause | undefined,
+  ): void {
     const key = this.keyOf(item);
-    const priority = opts.priority ?? 0;
-    let after = opts.after ?? 0;
     let requeues: number | undefined;
-    if (opts.ratelimited) {
+    if (ratelimited) {
       const limited = this.rateLimiter.when(item);
       if (after === 0 || limited < after) after = limited;
       if (this.probe.enabled) requeues = this.rateLimiter.numRequeues(item);
     }
-    const now = this.clock.now();
+    let entry = this.items.get(key);
+    // The clock is read only when this add can change a time: a delay, a new entry, or a waiting one. A
+    // duplicate add of a ready entry (the common de-duplicated case) needs none.
+    const now = after > 0 || entry === undefined || entry.readyAt !== undefined ? this.clock.now() : 0;
     let readyAt: number | undefined;
     if (after > 0) {
       readyAt = now + after;
       // Only real delays count as retries here, unlike client-go's addAfter.
-      this.metrics.retry();
+      if (this.metricsEnabled) this.metrics.retry();
     }
     const tracking = this.trackCausesAlways || this.probe.enabled;
-    const cause = opts.cause ?? UNKNOWN_CAUSE;
+    const cause = givenCause ?? UNKNOWN_CAUSE;
 
-    let entry = this.items.get(key);
     // An undelayed add ends a pending delay here (one entry per key), unlike client-go's delaying queue.
     const delayCancelled = readyAt === undefined && entry !== undefined && entry.readyAt !== undefined;
     let queued: boolean;
@@ -265,14 +305,16 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
   private merge(entry: Entry<T>, readyAt: number | undefined, priority: number, now: number): boolean {
     const wasReady = entry.readyAt === undefined;
     const newReadyAt = wasReady || readyAt === undefined ? undefined : Math.min(entry.readyAt as number, readyAt);
-    if (priority > entry.priority) {
-      if (wasReady) this.metrics.updateDepthWithPriority(entry.priority, priority);
+    const raised = priority > entry.priority;
+    if (raised) {
+      if (wasReady && this.metricsEnabled) this.metrics.updateDepthWithPriority(entry.priority, priority);
       entry.priority = priority;
       // A raised priority joins the end of its new class.
       entry.counter = this.addedCounter++;
     }
     if (wasReady) {
-      if (!entry.parked) this.ready.fix(entry);
+      // Only a raised priority (which also renewed the counter) moves a ready entry in the heap.
+      if (raised && !entry.parked) this.ready.fix(entry);
       return false;
     }
     if (newReadyAt === undefined) {
@@ -287,7 +329,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
   }
 
   private becomeReady(entry: Entry<T>, now: number): void {
-    this.metrics.add(entry.key, entry.priority);
+    if (this.metricsEnabled) this.metrics.add(entry.key, entry.priority);
     entry.readySince = now;
     if (this.locked.has(entry.key)) {
       entry.parked = true;
@@ -354,11 +396,12 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     }
   }
 
-  private take(): PriorityGetResult<T> {
+  /** Moves the first ready entry to processing; the caller shapes the result. */
+  private take(): Entry<T> {
     const entry = this.ready.pop() as Entry<T>;
     this.items.delete(entry.key);
     this.locked.add(entry.key);
-    this.metrics.get(entry.key, entry.priority);
+    if (this.metricsEnabled) this.metrics.get(entry.key, entry.priority);
     if (this.probe.enabled) {
       const now = this.clock.now();
       this.processingSince.set(entry.key, now);
@@ -370,7 +413,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
         depth: this.depth(),
       });
     }
-    return { shutdown: false, item: entry.item, priority: entry.priority, causes: entry.causes };
+    return entry;
   }
 
   /** One timer, armed for the earliest waiting entry. */
