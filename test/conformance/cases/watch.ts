@@ -77,6 +77,31 @@ export function watchCases(target: GetTarget, _targetName: TargetName): void {
       expect(summary(events)).toEqual(['MODIFIED r1', 'ADDED r2']);
     });
 
+    it('shows the same change with the same resourceVersion and content in every watch', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const nsWatch = newListWatchFromClient({ http: t.http, gvr: CONFIGMAPS_GVR, namespace: ns });
+      const allWatch = newListWatchFromClient({
+        http: t.http,
+        gvr: CONFIGMAPS_GVR,
+        labelSelector: `consistency=${ns}`,
+      });
+      const start = await nsWatch.list({});
+      const a = collect(
+        await nsWatch.watch({ resourceVersion: start.metadata.resourceVersion }),
+        (evs) => evs.length >= 2,
+      );
+      const b = collect(
+        await allWatch.watch({ resourceVersion: start.metadata.resourceVersion }),
+        (evs) => evs.length >= 2,
+      );
+      const c = await t.client.create(configMap(ns, 'same', { labels: { consistency: ns } }));
+      await t.client.update({ ...c, data: { k: 'changed' } });
+      const [fromNs, fromAll] = [(await a).events, (await b).events];
+      expect(fromAll).toEqual(fromNs);
+      expect(summary(fromNs)).toEqual(['ADDED same', 'MODIFIED same']);
+    });
+
     it('turns selector transitions into ADDED and DELETED (with the previous state)', async () => {
       const t = target();
       const ns = await newNamespace(t);

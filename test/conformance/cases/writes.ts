@@ -164,6 +164,21 @@ export function writeCases(target: GetTarget, _targetName: TargetName): void {
       expect((deleted as KubeObject).status).toEqual({ phase: 'Terminating' });
     });
 
+    it('keeps the namespace name label and spec.finalizers through updates of the main endpoint', async () => {
+      const t = target();
+      const ns = await t.client.create<KubeObject>({ ...NAMESPACE, metadata: { generateName: 'conf-ns-' } });
+      const name = ns.metadata.name!;
+      const out = await t.client.update<KubeObject>({
+        ...ns,
+        metadata: { ...ns.metadata, labels: { team: 'a' } },
+        spec: { finalizers: ['kubernetes', 'example.com/extra'] },
+        status: { phase: 'Terminating' },
+      });
+      expect(out.metadata.labels).toEqual({ team: 'a', 'kubernetes.io/metadata.name': name });
+      expect(out.spec).toEqual({ finalizers: ['kubernetes'] });
+      expect(out.status).toEqual({ phase: 'Active' });
+    });
+
     it('round-trips a Secret: stringData folds into base64 data, type defaults to Opaque', async () => {
       const t = target();
       const ns = await newNamespace(t);
