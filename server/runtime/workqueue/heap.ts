@@ -26,9 +26,9 @@ export class Heap<E extends HeapEntry> {
   }
 
   push(e: E): void {
-    e.heapIndex = this.entries.length;
+    const i = this.entries.length;
     this.entries.push(e);
-    this.up(e.heapIndex);
+    this.up(i, e);
   }
 
   pop(): E | undefined {
@@ -47,7 +47,8 @@ export class Heap<E extends HeapEntry> {
   /** Restores order after e's sort key changed in place. */
   fix(e: E): void {
     if (!this.has(e)) return;
-    if (!this.down(e.heapIndex)) this.up(e.heapIndex);
+    const i = e.heapIndex;
+    if (!this.down(i, e)) this.up(i, e);
   }
 
   /** Every entry, in no particular order (for inspection). */
@@ -56,54 +57,59 @@ export class Heap<E extends HeapEntry> {
   }
 
   private removeAt(i: number): void {
-    const last = this.entries.length - 1;
-    const removed = this.entries[i] as E;
-    if (i !== last) {
-      this.swap(i, last);
-      this.entries.pop();
-      if (!this.down(i)) this.up(i);
-    } else {
-      this.entries.pop();
-    }
+    const entries = this.entries;
+    const removed = entries[i] as E;
+    const last = entries.pop() as E;
     removed.heapIndex = -1;
+    if (last === removed) return;
+    // The last entry fills the gap, then settles down or up from there.
+    if (!this.down(i, last)) this.up(i, last);
   }
 
-  private up(i: number): void {
+  // Both sifts move a hole instead of swapping: each step writes one entry (and its index), and the moving
+  // entry is placed once at the end.
+
+  /** Places e at the hole i or above it. */
+  private up(i: number, e: E): void {
+    const entries = this.entries;
+    const less = this.less;
     while (i > 0) {
-      const parent = (i - 1) >> 1;
-      if (!this.less(this.at(i), this.at(parent))) break;
-      this.swap(i, parent);
-      i = parent;
+      const parentIndex = (i - 1) >> 1;
+      const parent = entries[parentIndex] as E;
+      if (!less(e, parent)) break;
+      entries[i] = parent;
+      parent.heapIndex = i;
+      i = parentIndex;
     }
+    entries[i] = e;
+    e.heapIndex = i;
   }
 
-  /** Sifts down; returns whether the entry moved. */
-  private down(start: number): boolean {
-    const n = this.entries.length;
+  /** Places e at the hole start or below it; returns whether it went below. */
+  private down(start: number, e: E): boolean {
+    const entries = this.entries;
+    const less = this.less;
+    const n = entries.length;
     let i = start;
     for (;;) {
-      const left = 2 * i + 1;
-      if (left >= n) break;
-      let child = left;
-      const right = left + 1;
-      if (right < n && this.less(this.at(right), this.at(left))) child = right;
-      if (!this.less(this.at(child), this.at(i))) break;
-      this.swap(i, child);
-      i = child;
+      let childIndex = 2 * i + 1;
+      if (childIndex >= n) break;
+      let child = entries[childIndex] as E;
+      const rightIndex = childIndex + 1;
+      if (rightIndex < n) {
+        const right = entries[rightIndex] as E;
+        if (less(right, child)) {
+          childIndex = rightIndex;
+          child = right;
+        }
+      }
+      if (!less(child, e)) break;
+      entries[i] = child;
+      child.heapIndex = i;
+      i = childIndex;
     }
+    entries[i] = e;
+    e.heapIndex = i;
     return i > start;
-  }
-
-  private at(i: number): E {
-    return this.entries[i] as E;
-  }
-
-  private swap(i: number, j: number): void {
-    const a = this.at(i);
-    const b = this.at(j);
-    this.entries[i] = b;
-    this.entries[j] = a;
-    a.heapIndex = j;
-    b.heapIndex = i;
   }
 }
