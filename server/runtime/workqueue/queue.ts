@@ -5,7 +5,7 @@
 import type { EnqueueCause, QueueDepth } from '../../../shared/protocol/events-workqueue';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
-import { defaultQueue, type Queue } from './fifo';
+import { FifoQueue, type Queue } from './fifo';
 import type { GetResult, KeyOf, TypedInterface } from './interfaces';
 import { defaultKeyOf } from './key-of';
 import {
@@ -49,6 +49,8 @@ export class WorkQueue<T> implements TypedInterface<T> {
   protected readonly metricsEnabled: boolean;
   private readonly trackCausesAlways: boolean;
   private readonly queue: Queue<T>;
+  /** The default store, when no custom Queue was given: it keeps each item's key beside it. */
+  private readonly fifo: FifoQueue<T> | undefined;
   /** Only a custom Queue cares about touch(); the FIFO ignores it, so a duplicate add skips the call. */
   private readonly touches: boolean;
   /** Keys that need processing, with the item to hand out. */
@@ -71,7 +73,8 @@ export class WorkQueue<T> implements TypedInterface<T> {
     this.clock = opts.clock ?? realClock;
     this.probe = opts.probe ?? NOOP_PROBE;
     this.trackCausesAlways = opts.trackCauses ?? false;
-    this.queue = opts.queue ?? defaultQueue<T>();
+    this.fifo = opts.queue ? undefined : new FifoQueue<T>();
+    this.queue = opts.queue ?? (this.fifo as FifoQueue<T>);
     this.touches = opts.queue !== undefined;
     this.metrics = newQueueMetrics({
       name: this.name,
@@ -232,7 +235,8 @@ export class WorkQueue<T> implements TypedInterface<T> {
   }
 
   private pushReady(key: string, item: T): void {
-    this.queue.push(item);
+    if (this.fifo) this.fifo.push(item, key);
+    else this.queue.push(item);
     if (this.probe.enabled) this.readySince.set(key, this.clock.now());
   }
 
@@ -246,7 +250,8 @@ export class WorkQueue<T> implements TypedInterface<T> {
 
   private take(): GetResult<T> {
     const item = this.queue.pop();
-    const key = this.keyOf(item);
+    // keyOf may build a string (a namespace/name key); the default FIFO already holds it.
+    const key = this.fifo?.poppedKey ?? this.keyOf(item);
     if (this.metricsEnabled) this.metrics.get(key);
     this.processing.add(key);
     this.dirty.delete(key);
