@@ -6,10 +6,11 @@ import { Badge, Dot, Stat, Stats } from '../../components/Stat';
 import { FocusSelect } from '../../components/Select';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, CAUSE_TONE, OUTCOME_TONE, QUEUE_STATE_TONE } from '../../components/colors';
-import { fmtClock, fmtClockMs, fmtCountdown, fmtDuration, fmtPercent } from '../../components/format';
+import { fmtClock, fmtClockMs, fmtDuration, fmtPercent } from '../../components/format';
 import { navigate } from '../../client/route';
 import { focusController, focusKey, sortedControllers } from '../focus';
 import type { PanelProps } from '../types';
+import { fmtMs, fmtMsCountdown } from './format-ms';
 import { KeyActions } from './KeyActions';
 import { RawEvents } from './RawEvents';
 import {
@@ -51,7 +52,7 @@ function HotLoopCard({ h }: { h: HotLoop }) {
                   <td className="num dim">{fmtClockMs(e.ts)}</td>
                   <td className="mono">{e.write ? describeWrite(e.write) : '–'}</td>
                   <td className="mono">{describeCause(e.cause)}</td>
-                  <td className="r num">{e.write ? fmtDuration(e.ts - e.write.ts) : '–'}</td>
+                  <td className="r num">{e.write ? fmtMs(e.ts - e.write.ts) : '–'}</td>
                 </tr>
               ))}
           </tbody>
@@ -72,14 +73,19 @@ function PendingCard({ k, now }: { k: KeyView; now: number }) {
       <dl className="kv">
         <dt>state</dt>
         <dd>
-          {k.state} for {fmtDuration(now - k.stateSince)}
+          {k.state} for {fmtMs(now - k.stateSince)}
           {k.dirty ? ' · dirty (will run again after this reconcile)' : ''}
         </dd>
         <dt>next retry</dt>
         <dd className={k.nextRetryAt && k.nextRetryAt > now ? 'warn' : undefined}>
-          {k.nextRetryAt
-            ? `${fmtCountdown(k.nextRetryAt, now)} (at ${fmtClock(k.nextRetryAt)}) after ${k.requeues} requeues`
-            : '—'}
+          {k.nextRetryAt ? `${fmtMsCountdown(k.nextRetryAt, now)} (at ${fmtClockMs(k.nextRetryAt)})` : '—'}
+          {k.nextRetryAt && k.requeues > 0 ? (
+            <span className="dim">
+              {' '}
+              · backoff: attempt {k.requeues + 1} after {k.requeues} rate-limited{' '}
+              {k.requeues === 1 ? 'requeue' : 'requeues'}
+            </span>
+          ) : null}
         </dd>
         <dt>pending causes</dt>
         <dd>
@@ -161,7 +167,7 @@ export function Trace({ view, route, now }: PanelProps) {
           label="Last result"
           value={k.lastReconcile?.outcome ?? (k.lastReconcile ? 'running' : '–')}
           tone={k.lastReconcile?.outcome ? OUTCOME_TONE[k.lastReconcile.outcome] : undefined}
-          hint={k.lastReconcile?.durationMs !== undefined ? fmtDuration(k.lastReconcile.durationMs) : undefined}
+          hint={k.lastReconcile?.durationMs !== undefined ? fmtMs(k.lastReconcile.durationMs) : undefined}
         />
         <Stat
           label="Self-caused"
@@ -195,7 +201,7 @@ export function Trace({ view, route, now }: PanelProps) {
               <div className="tl-item" key={rec.seq}>
                 <div className="tl-time">
                   {fmtClockMs(rec.startTs)}
-                  {sincePrevMs !== undefined && <div className="faint">+{fmtDuration(sincePrevMs)}</div>}
+                  {sincePrevMs !== undefined && <div className="faint">+{fmtMs(sincePrevMs)}</div>}
                 </div>
                 <div className="tl-rail">
                   <Dot
@@ -217,13 +223,13 @@ export function Trace({ view, route, now }: PanelProps) {
                     ) : (
                       <Badge tone="warn">running</Badge>
                     )}
-                    <span className="num">{fmtDuration(rec.durationMs)}</span>
+                    {rec.durationMs !== undefined && <span className="num">{fmtMs(rec.durationMs)}</span>}
                     <span className="dim">
                       attempt {rec.attempt} · worker {rec.worker} · {rec.writes} write{rec.writes === 1 ? '' : 's'}
                     </span>
                     {rec.selfCaused && <Badge tone="err">self-caused</Badge>}
                     {rec.requeueAfterMs !== undefined && (
-                      <span className="dim">requeueAfter {fmtDuration(rec.requeueAfterMs)}</span>
+                      <span className="dim">requeueAfter {fmtMs(rec.requeueAfterMs)}</span>
                     )}
                   </div>
                   {rec.error && (

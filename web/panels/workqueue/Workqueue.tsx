@@ -8,9 +8,10 @@ import { Badge, Stat, Stats } from '../../components/Stat';
 import { FocusSelect } from '../../components/Select';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, CAUSE_COLOR, CAUSE_TONE, OUTCOME_TONE, QUEUE_STATE_TONE } from '../../components/colors';
-import { fmtClock, fmtCount, fmtCountdown, fmtDuration, fmtRate } from '../../components/format';
+import { fmtClockMs, fmtCount, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
 import { focusController, sortedControllers } from '../focus';
+import { fmtMs, fmtMsCountdown } from '../trace/format-ms';
 import type { PanelProps } from '../types';
 import { depthSeries, keyRows, stateCounts } from './workqueue-series';
 import type { KeyFilter } from './workqueue-series';
@@ -183,18 +184,18 @@ export function Workqueue({ view, route, now }: PanelProps) {
                         </Badge>
                       )}
                     </td>
-                    <td className="r num dim">{fmtDuration(r.stateForMs)}</td>
+                    <td className="r num dim">{fmtMs(r.stateForMs)}</td>
                     <td className={`r num ${r.requeues > 0 ? 'warn' : ''}`}>{r.requeues}</td>
                     <td className="num">
                       {r.retryAt !== undefined ? (
                         <span
-                          title={`ready at ${fmtClock(r.retryAt)}`}
+                          title={`ready at ${fmtClockMs(r.retryAt)}`}
                           className={r.retryInMs && r.retryInMs > 0 ? 'warn' : 'dim'}
                         >
                           {r.retryInMs !== undefined && r.retryInMs <= 0
-                            ? `due ${fmtDuration(-r.retryInMs)} ago`
-                            : fmtCountdown(r.retryAt, now)}{' '}
-                          <span className="dim">({fmtClock(r.retryAt)})</span>
+                            ? `due ${fmtMs(-r.retryInMs)} ago`
+                            : fmtMsCountdown(r.retryAt, now)}{' '}
+                          <span className="dim">({fmtClockMs(r.retryAt)})</span>
                         </span>
                       ) : (
                         <span className="faint">–</span>
@@ -216,7 +217,7 @@ export function Workqueue({ view, route, now }: PanelProps) {
                       {r.lastOutcome ? (
                         <span title={r.lastError}>
                           <Badge tone={OUTCOME_TONE[r.lastOutcome as keyof typeof OUTCOME_TONE]}>{r.lastOutcome}</Badge>{' '}
-                          <span className="dim num">{fmtDuration(r.lastDurationMs)}</span>
+                          <span className="dim num">{fmtMs(r.lastDurationMs)}</span>
                         </span>
                       ) : (
                         <span className="faint">never</span>

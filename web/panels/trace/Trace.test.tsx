@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { RuntimeView } from '../../../shared/protocol/view';
+import { fixtureView } from '../../fixtures/fixture-view';
+import { renderText } from '../../fixtures/render';
+import { Trace } from './Trace';
+
+function render(view: RuntimeView, controller: string, key: string, now = view.lastTs): string {
+  return renderText(<Trace view={view} route={{ panel: 'trace', controller, key }} now={now} />);
+}
+
+describe('Trace panel', () => {
+  it('shows a round trip inside one millisecond as "<1 ms", never "0µs"', () => {
+    const v = structuredClone(fixtureView());
+    const h = v.controllers['hot-loop']?.hotLoops[0];
+    const e = h?.evidence[0];
+    if (!h || !e?.write) throw new Error('the fixture has a hot loop with evidence');
+    e.ts = e.write.ts;
+    const k = v.controllers['hot-loop']?.keys[h.key];
+    if (k) k.hotLoop = h;
+    const t = render(v, 'hot-loop', h.key);
+    expect(t).toContain('round trip');
+    expect(t).toContain('<1 ms');
+    expect(t).not.toMatch(/\b0µs/);
+  });
+
+  it('counts a backoff down in whole milliseconds and names the attempt it will be', () => {
+    const v = structuredClone(fixtureView());
+    const k = v.controllers.flaky?.keys['default/web-00c'];
+    if (!k) throw new Error('the fixture has flaky key default/web-00c');
+    Object.assign(k, { state: 'waiting', stateSince: 1_000, requeues: 3, nextRetryAt: 1_040 });
+    const t = render(v, 'flaky', k.key, 1_000);
+    expect(t).toContain('in 40ms');
+    expect(t).toContain('backoff: attempt 4 after 3 rate-limited requeues');
+  });
+
+  it('does not call a RequeueAfter delay a backoff', () => {
+    const v = structuredClone(fixtureView());
+    const k = v.controllers.flaky?.keys['default/web-00c'];
+    if (!k) throw new Error('the fixture has flaky key default/web-00c');
+    Object.assign(k, { state: 'waiting', stateSince: 1_000, requeues: 0, nextRetryAt: 6_000 });
+    const t = render(v, 'flaky', k.key, 1_000);
+    expect(t).toContain('in 5.00s');
+    expect(t).not.toContain('backoff:');
+    expect(t).not.toContain('after 0');
+  });
+});
