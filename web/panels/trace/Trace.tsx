@@ -162,7 +162,12 @@ export function Trace({ view, route, now }: PanelProps) {
       <Stats>
         <Stat label="Reconciles" value={k.reconciles} hint={`${k.history.length} kept below`} />
         <Stat label="Adds" value={k.adds} hint="incl. de-duplicated" />
-        <Stat label="Requeues" value={k.requeues} tone={k.requeues > 0 ? 'warn' : undefined} hint="numRequeues" />
+        <Stat
+          label="Requeues"
+          value={k.requeues}
+          tone={k.requeues > 0 ? 'warn' : undefined}
+          hint={k.requeues > 0 && k.state === 'idle' ? 'numRequeues · no retry pending' : 'numRequeues'}
+        />
         <Stat
           label="Last result"
           value={k.lastReconcile?.outcome ?? (k.lastReconcile ? 'running' : '–')}

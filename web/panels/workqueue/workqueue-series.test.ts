@@ -44,6 +44,16 @@ describe('keyRows', () => {
     expect(keyRow(k, 0, false).pending).toEqual({ event: 2, errorBackoff: 1 });
   });
 
+  it('does not count a key that gave up (idle after a terminal error) as retrying', () => {
+    const gaveUp = controllerWith([
+      { key: 'ns/terminal', state: 'idle', requeues: 5 },
+      { key: 'ns/backoff', state: 'waiting', nextRetryAt: 10_160, requeues: 5 },
+      { key: 'ns/retry-running', state: 'processing', requeues: 2 },
+    ]);
+    expect(keyRows(gaveUp, now, 'retrying').map((r) => r.key)).toEqual(['ns/retry-running', 'ns/backoff']);
+    expect(stateCounts(gaveUp).retrying).toBe(2);
+  });
+
   it('counts keys per state', () => {
     expect(stateCounts(c)).toMatchObject({ waiting: 2, processing: 1, ready: 1, idle: 1, retrying: 2 });
   });

@@ -58,6 +58,14 @@ export function keyRow(k: KeyView, now: number, hot: boolean): KeyRow {
   return row;
 }
 
+/**
+ * Backing off and still queued or running. numRequeues outlives the retries: a key that ended in a terminal
+ * error is never forgotten by the rate limiter, yet nothing will run it again.
+ */
+function isRetrying(k: { requeues: number; state: KeyQueueState }): boolean {
+  return k.requeues > 0 && k.state !== 'idle';
+}
+
 function matches(r: KeyRow, f: KeyFilter): boolean {
   switch (f) {
     case 'all':
@@ -65,7 +73,7 @@ function matches(r: KeyRow, f: KeyFilter): boolean {
     case 'queued':
       return r.state !== 'idle';
     case 'retrying':
-      return r.requeues > 0;
+      return isRetrying(r);
     case 'hot':
       return r.hot;
     default:
@@ -107,7 +115,7 @@ export function stateCounts(c: ControllerView): Record<KeyQueueState, number> & 
   const out = { ready: 0, waiting: 0, processing: 0, idle: 0, retrying: 0, hot: c.hotLoops.length };
   for (const k of Object.values(c.keys)) {
     out[k.state]++;
-    if (k.requeues > 0) out.retrying++;
+    if (isRetrying(k)) out.retrying++;
   }
   return out;
 }
