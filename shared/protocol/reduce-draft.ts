@@ -42,6 +42,20 @@ export class Draft {
     return c;
   }
 
+  /**
+   * Like child(), for a record keyed by runtime data (queue keys, pending object keys) that can hold
+   * thousands of entries. V8 keeps such objects as hash tables, which a spread copies about half as fast as
+   * a loop over their keys (~0.9 ms against ~0.45 ms for 2000 keys); the copy runs once per record per batch.
+   */
+  childRecord<P extends object, K extends keyof P>(parent: P, k: K): NonNullable<P[K]> {
+    const v = parent[k] as NonNullable<P[K]> & object;
+    if (this.fresh.has(v)) return v;
+    const c = copyRecord(v);
+    this.fresh.add(c);
+    parent[k] = c;
+    return c;
+  }
+
   /** Like child(), for an array that is trimmed to `cap` (oldest first) when the batch ends. */
   ring<P extends object, K extends keyof P>(parent: P, k: K, cap: number): NonNullable<P[K]> {
     const arr = this.child(parent, k);
@@ -56,4 +70,17 @@ export class Draft {
     for (const [a, cap] of this.rings) if (a.length > cap) a.splice(0, a.length - cap);
     this.rings.clear();
   }
+}
+
+/** The same own enumerable entries, in the same order, as `{ ...o }` gives for the view's plain records. */
+function copyRecord<T extends object>(o: T): T {
+  const src = o as Record<string, unknown>;
+  const c: Record<string, unknown> = {};
+  for (const k of Object.keys(src)) {
+    // Assigning '__proto__' would set the prototype; a spread defines an own property, and so does this.
+    if (k === '__proto__')
+      Object.defineProperty(c, k, { value: src[k], writable: true, enumerable: true, configurable: true });
+    else c[k] = src[k];
+  }
+  return c as T;
 }

@@ -52,8 +52,8 @@ export function recordWrite(d: Draft, c: ControllerView, ev: Stamped<ClientReque
   if (key === undefined) return;
   const k = c.keys[key];
   if (k?.lastReconcile && k.lastReconcile.endTs === undefined) {
-    const owned = d.own(d.child(c, 'keys')[key] as KeyView);
-    d.child(c, 'keys')[key] = owned;
+    const owned = d.own(d.childRecord(c, 'keys')[key] as KeyView);
+    d.childRecord(c, 'keys')[key] = owned;
     const rec = d.made({ ...k.lastReconcile, writes: k.lastReconcile.writes + 1 });
     const h = d.child(owned, 'history');
     const seq = k.lastReconcile.seq;
@@ -172,7 +172,7 @@ export function evaluateHotLoop(d: Draft, c: ControllerView, k: KeyView, ev: Sta
  */
 export function expireHotLoops(d: Draft, c: ControllerView, now: number): void {
   if (!c.hotLoops.some((h) => h.lastTs < now - h.windowMs)) return;
-  const keys = d.child(c, 'keys');
+  const keys = d.childRecord(c, 'keys');
   for (const h of c.hotLoops) {
     if (h.lastTs >= now - h.windowMs) continue;
     const k = keys[h.key];

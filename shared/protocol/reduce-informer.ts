@@ -271,7 +271,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       const p = point(d, inf, ev.ts);
       p.deltas++;
       p.fifoLength = ev.queueLength;
-      const pending = d.child(inf, 'pending');
+      const pending = d.childRecord(inf, 'pending');
       const prev = pending[ev.key];
       if (!prev && inf.pendingKeys >= d.view.limits.maxPendingKeysPerInformer) {
         inf.pendingOverflow++;
@@ -299,7 +299,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       p.fifoLength = ev.queueLength;
       if (ev.requeued) return;
       if (inf.pending[ev.key]) {
-        delete d.child(inf, 'pending')[ev.key];
+        delete d.childRecord(inf, 'pending')[ev.key];
         inf.pendingKeys--;
       } else if (inf.pendingOverflow > 0) inf.pendingOverflow--;
       return;
