@@ -89,7 +89,7 @@ export function Workqueue({ view, route, now }: PanelProps) {
           label="Retries"
           value={fmtCount(c.retries)}
           tone={c.retries > 0 ? 'warn' : undefined}
-          hint="rate-limited re-adds (errors, Requeue)"
+          hint="rate-limited re-adds"
         />
         <Stat label="Keys retrying" value={counts.retrying} tone={counts.retrying > 0 ? 'warn' : undefined} />
         <Stat
