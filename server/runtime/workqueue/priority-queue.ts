@@ -140,8 +140,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
   // The single-item adds skip building an AddOpts and a rest array: they are the controller's hot path.
   add(item: T, cause?: EnqueueCause): void {
     if (this.shutdownFlag) return;
-    this.addOne(item, 0, 0, false, cause);
-    this.settleAdds();
+    if (this.addOne(item, 0, 0, false, cause)) this.settleAdds();
   }
 
   addAfter(item: T, delayMs: number, cause?: EnqueueCause): void {
@@ -246,13 +245,14 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     this.armTimer();
   }
 
+  /** Returns false when the add changed no order or time (a plain duplicate of a ready entry). */
   private addOne(
     item: T,
     priority: number,
     after: number,
     ratelimited: boolean,
     givenCause: EnqueueCause | undefined,
-  ): void {
+  ): boolean {
     const key = this.keyOf(item);
     let requeues: number | undefined;
     if (ratelimited) {
@@ -261,6 +261,13 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
       if (this.probe.enabled) requeues = this.rateLimiter.numRequeues(item);
     }
     let entry = this.items.get(key);
+    if (entry !== undefined && after <= 0 && entry.readyAt === undefined && priority <= entry.priority) {
+      // The de-duplicated add of a ready entry that raises nothing (the common case): only causes grow.
+      const cause = givenCause ?? UNKNOWN_CAUSE;
+      if (this.trackCausesAlways || this.probe.enabled) entry.causes.push(cause);
+      if (this.probe.enabled) this.emitAdd(entry, cause, after, undefined, requeues, false, false);
+      return false;
+    }
     // The clock is read only when this add can change a time: a delay, a new entry, or a waiting one. A
     // duplicate add of a ready entry (the common de-duplicated case) needs none.
     const now = after > 0 || entry === undefined || entry.readyAt !== undefined ? this.clock.now() : 0;
@@ -299,6 +306,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     if (this.probe.enabled) {
       this.emitAdd(entry, cause, after, readyAt, requeues, queued && !this.locked.has(key), delayCancelled);
     }
+    return true;
   }
 
   /** Folds a duplicate add into entry: the higher priority and the earlier ready time win. */
