@@ -90,7 +90,8 @@ export class WorkQueue<T> implements TypedInterface<T> {
   }
 
   add(item: T, cause?: EnqueueCause): void {
-    this.enqueue(item, cause ? [cause] : undefined);
+    // The cause is only read when causes are tracked (a probe listening implies it); skip the array otherwise.
+    this.enqueue(item, cause && this.trackingCauses() ? [cause] : undefined);
   }
 
   len(): number {
