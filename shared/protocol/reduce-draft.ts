@@ -56,6 +56,17 @@ export class Draft {
     return c;
   }
 
+  /** view.log, writable: every event is appended to it, so it is looked up once per batch. */
+  private logRing: unknown[] | undefined;
+
+  /** Appends to the view's raw log ring (trimmed to limits.maxLogEntries when the batch ends). */
+  log(entry: RuntimeView['log'][number]): void {
+    let a = this.logRing;
+    const cap = this.view.limits.maxLogEntries;
+    if (a === undefined || a.length > cap * 2 + 64) a = this.logRing = this.ring(this.view, 'log', cap);
+    a.push(entry);
+  }
+
   /** Like child(), for an array that is trimmed to `cap` (oldest first) when the batch ends. */
   ring<P extends object, K extends keyof P>(parent: P, k: K, cap: number): NonNullable<P[K]> {
     const arr = this.child(parent, k);

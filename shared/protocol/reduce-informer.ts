@@ -3,7 +3,7 @@ import type { CacheEvent } from './events-cache';
 import type { Draft } from './reduce-draft';
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
-import type { InformerCounters, InformerSeriesPoint, InformerView, ReflectorSessionEntry } from './view';
+import type { InformerCounters, InformerSeriesPoint, InformerView, PendingDeltas, ReflectorSessionEntry } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
 
@@ -279,14 +279,15 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       }
       if (!prev) inf.pendingKeys++;
       const types = prev ? [...prev.types, ev.delta].slice(-MAX_TYPES_PER_PENDING_KEY) : [ev.delta];
-      pending[ev.key] = {
+      const entry: PendingDeltas = {
         key: ev.key,
         ref: ev.ref,
         count: ev.pendingForKey,
         types,
         since: prev?.since ?? ev.ts,
-        ...(ev.tombstone || prev?.tombstone ? { tombstone: true } : {}),
       };
+      if (ev.tombstone || prev?.tombstone) entry.tombstone = true;
+      pending[ev.key] = entry;
       return;
     }
     case 'fifo.pop': {

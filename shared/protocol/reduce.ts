@@ -36,7 +36,7 @@ function apply(d: Draft, ev: StampedEvent): void {
   v.lastTs = Math.max(v.lastTs, ev.ts);
   if (v.firstTs === 0) v.firstTs = ev.ts;
   v.eventCount++;
-  d.ring(v, 'log', v.limits.maxLogEntries).push(ev);
+  d.log(ev);
   switch (blockOf(ev.kind)) {
     case 'reflector':
     case 'fifo':
