@@ -113,6 +113,22 @@ describe('Recorder', () => {
     expect(text).not.toContain('c2VjcmV0');
   });
 
+  it('stamps events in place, but copies one it cannot write or that another recorder stamped', () => {
+    const a = new Recorder({ clock: new FakeClock(), serverEpoch: 'a' });
+    const b = new Recorder({ clock: new FakeClock(), serverEpoch: 'b' });
+    const [first, second, third] = runtimeEvents() as [RuntimeEvent, RuntimeEvent, RuntimeEvent];
+    a.emit(first);
+    expect(a.eventsAfter(0)?.[0]).toBe(first);
+    b.emit(second); // b's seq 1
+    a.emit(second); // a's seq 2: a copy, so b's stamp stays
+    expect(b.eventsAfter(0)?.[0]?.seq).toBe(1);
+    expect(a.eventsAfter(1)?.[0]).toMatchObject({ ...second, seq: 2 });
+    const frozen = Object.freeze({ ...third });
+    expect(() => a.emit(frozen)).not.toThrow();
+    expect(a.eventsAfter(2)?.[0]?.seq).toBe(3);
+    expect('seq' in frozen).toBe(false);
+  });
+
   it('reset starts a new epoch and seq space and tells listeners', () => {
     const rec = new Recorder({ clock: new FakeClock(), serverEpoch: 'a' });
     const reasons: string[] = [];
