@@ -3,7 +3,9 @@ import { fmtBucket, fmtCount, fmtCountdown, fmtDuration, fmtRate } from './forma
 
 describe('format', () => {
   it('formats durations across scales', () => {
-    expect(fmtDuration(0.25)).toBe('250µs');
+    expect(fmtDuration(0.25)).toBe('<1ms');
+    expect(fmtDuration(0)).toBe('<1ms');
+    expect(fmtDuration(6)).toBe('6ms');
     expect(fmtDuration(4.2)).toBe('4.2ms');
     expect(fmtDuration(850)).toBe('850ms');
     expect(fmtDuration(1250)).toBe('1.25s');

@@ -19,12 +19,15 @@ export function fmtRate(perSecond: number | undefined): string {
   return `${fmtCount(perSecond)}/s`;
 }
 
-/** Milliseconds as "850µs", "12.4ms", "1.25s", "3m 05s", "2h 10m". */
+/**
+ * Milliseconds as "<1ms", "6ms", "12.4ms", "1.25s", "3m 05s", "2h 10m". Every duration the dashboard shows is a
+ * difference of millisecond clock readings, so nothing below 1 ms is claimed, and whole values stay whole.
+ */
 export function fmtDuration(ms: number | undefined): string {
   if (ms === undefined || !Number.isFinite(ms)) return '–';
   if (ms < 0) ms = 0;
-  if (ms < 1) return `${Math.round(ms * 1000)}µs`;
-  if (ms < 10) return `${ms.toFixed(1)}ms`;
+  if (ms < 1) return '<1ms';
+  if (ms < 10) return Number.isInteger(ms) ? `${ms}ms` : `${ms.toFixed(1)}ms`;
   if (ms < 1000) return `${Math.round(ms)}ms`;
   if (ms < 10_000) return `${(ms / 1000).toFixed(2)}s`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)}s`;

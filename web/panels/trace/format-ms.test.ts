@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { fmtMs, fmtMsCountdown } from './format-ms';
 
 describe('fmtMs', () => {
-  it('says "<1 ms" when both stamps fall in the same millisecond, never "0µs"', () => {
-    expect(fmtMs(0)).toBe('<1 ms');
-    expect(fmtMs(-2)).toBe('<1 ms');
+  it('says "<1ms" when both stamps fall in the same millisecond, never "0µs"', () => {
+    expect(fmtMs(0)).toBe('<1ms');
+    expect(fmtMs(-2)).toBe('<1ms');
   });
 
   it('shows whole milliseconds below 10 ms and defers to fmtDuration above', () => {
