@@ -2,7 +2,7 @@
 // over kube-openapi's validate package): types, required, enum, numeric and string bounds, pattern.
 // CEL rules (x-kubernetes-validations) are not evaluated.
 import type { Schema } from './schema';
-import { invalid, notSupported, required, type FieldError } from './status-errors';
+import { invalid, notSupported, required, typeInvalid, type FieldError } from './status-errors';
 import { isObject } from './util';
 
 function jsonType(v: unknown): string {
@@ -20,16 +20,16 @@ function typeMatches(want: string, v: unknown): boolean {
 function walk(v: unknown, s: Schema, path: string, errs: FieldError[]): void {
   if (v === null) {
     if (s.nullable !== true && s.type)
-      errs.push(invalid(path, 'null', `${path} in body must be of type ${s.type}: "null"`));
+      errs.push(typeInvalid(path, 'null', `${path} in body must be of type ${s.type}: "null"`));
     return;
   }
   if (s['x-kubernetes-int-or-string']) {
     if (!(typeof v === 'string' || Number.isInteger(v)))
-      errs.push(invalid(path, jsonType(v), `${path} in body must be of type integer,string: "${jsonType(v)}"`));
+      errs.push(typeInvalid(path, jsonType(v), `${path} in body must be of type integer,string: "${jsonType(v)}"`));
     return;
   }
   if (s.type && !typeMatches(s.type, v)) {
-    errs.push(invalid(path, jsonType(v), `${path} in body must be of type ${s.type}: "${jsonType(v)}"`));
+    errs.push(typeInvalid(path, jsonType(v), `${path} in body must be of type ${s.type}: "${jsonType(v)}"`));
     return;
   }
   if (Array.isArray(s.enum) && !s.enum.some((e) => JSON.stringify(e) === JSON.stringify(v))) {

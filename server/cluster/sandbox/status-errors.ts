@@ -133,6 +133,7 @@ export interface FieldError {
   type:
     | 'FieldValueRequired'
     | 'FieldValueInvalid'
+    | 'FieldValueTypeInvalid'
     | 'FieldValueNotSupported'
     | 'FieldValueForbidden'
     | 'FieldValueDuplicate'
@@ -146,6 +147,7 @@ export interface FieldError {
 const fieldTypeText: Record<FieldError['type'], string> = {
   FieldValueRequired: 'Required value',
   FieldValueInvalid: 'Invalid value',
+  FieldValueTypeInvalid: 'Invalid value',
   FieldValueNotSupported: 'Unsupported value',
   FieldValueForbidden: 'Forbidden',
   FieldValueDuplicate: 'Duplicate value',
@@ -164,6 +166,7 @@ export function fieldErrorMessage(e: FieldError): string {
   let body = fieldTypeText[e.type];
   const showsValue =
     e.type === 'FieldValueInvalid' ||
+    e.type === 'FieldValueTypeInvalid' ||
     e.type === 'FieldValueNotSupported' ||
     e.type === 'FieldValueDuplicate' ||
     e.type === 'FieldValueNotFound';
@@ -179,6 +182,13 @@ export const required = (field: string, detail?: string): FieldError => ({
 });
 export const invalid = (field: string, value: unknown, detail?: string): FieldError => ({
   type: 'FieldValueInvalid',
+  field,
+  value,
+  ...(detail ? { detail } : {}),
+});
+/** field.TypeInvalid: the schema's type does not match (same text as Invalid, its own cause reason). */
+export const typeInvalid = (field: string, value: unknown, detail?: string): FieldError => ({
+  type: 'FieldValueTypeInvalid',
   field,
   value,
   ...(detail ? { detail } : {}),
