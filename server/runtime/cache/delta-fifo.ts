@@ -3,13 +3,12 @@
 import type { KubeObject } from '../../../shared/models/object';
 import type { DeltaType } from '../../../shared/protocol/events-cache';
 import type { InformerId } from '../../../shared/protocol/ids';
-import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
-import { realClock, type Clock } from '../util/clock';
-import { errorMessage } from '../util/errors';
-import { ErrFIFOClosed, ErrRequeue, KeyQueue, PopWaiters, type PopProcessFunc, type Queue } from './fifo';
+import type { Probe } from '../instrumentation/probe';
+import type { Clock } from '../util/clock';
+import { ErrFIFOClosed, ErrRequeue, KeyQueue, type PopProcessFunc, type Queue } from './fifo';
+import { FifoCommon } from './fifo-common';
 import { DeletedFinalStateUnknown, type KeyFunc, type TransformFunc } from './interfaces';
-import { KeyError, metaNamespaceKeyFunc } from './keys';
-import { objectRef } from './object-ref';
+import { KeyError } from './keys';
 import type { KeyListerGetter } from './reflector-store';
 
 export type { DeltaType } from '../../../shared/protocol/events-cache';
@@ -58,36 +57,18 @@ export interface DeltaFIFOOptions<T> {
   clock?: Clock;
 }
 
-export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
+export class DeltaFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Deltas<T>, T> {
   readonly name: string;
   private items = new Map<string, Deltas<T>>();
   private queue = new KeyQueue();
-  private populated = false;
-  private initialPopulationCount = 0;
-  private closed = false;
-  private syncedSignalled = false;
-  private readonly keyFunc: KeyFunc;
   private readonly knownObjects: KeyListerGetter<T> | undefined;
   private readonly emitDeltaTypeReplaced: boolean;
-  private readonly transformer: TransformFunc<T> | undefined;
-  private readonly onSynced: (() => void) | undefined;
-  private readonly probe: Probe;
-  private readonly informer: InformerId;
-  private readonly gvk: string;
-  private readonly clock: Clock;
-  private readonly waiters = new PopWaiters();
 
   constructor(options: DeltaFIFOOptions<T> = {}) {
+    super(options);
     this.name = options.name ?? 'DeltaFIFO';
-    this.keyFunc = options.keyFunction ?? metaNamespaceKeyFunc;
     this.knownObjects = options.knownObjects;
     this.emitDeltaTypeReplaced = options.emitDeltaTypeReplaced ?? false;
-    this.transformer = options.transformer;
-    this.onSynced = options.onSynced;
-    this.probe = options.probe ?? NOOP_PROBE;
-    this.informer = options.informer ?? '';
-    this.gvk = options.gvk ?? '';
-    this.clock = options.clock ?? realClock;
   }
 
   /** Key of an object, a tombstone, or a Deltas list (its newest object). */
@@ -98,26 +79,7 @@ export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
       if (!d) throw new KeyError(obj, ErrZeroLengthDeltasObject);
       o = d.object;
     }
-    if (o instanceof DeletedFinalStateUnknown) return o.key;
-    try {
-      return this.keyFunc(o);
-    } catch (err) {
-      throw err instanceof KeyError ? err : new KeyError(o, err);
-    }
-  }
-
-  hasSynced(): boolean {
-    return this.populated && this.initialPopulationCount === 0;
-  }
-
-  add(obj: T): void {
-    this.markPopulated();
-    this.queueAction('Added', obj);
-  }
-
-  update(obj: T): void {
-    this.markPopulated();
-    this.queueAction('Updated', obj);
+    return this.objectKey(o);
   }
 
   /** Queues a Deleted delta unless the key is unknown everywhere (already deleted by a relist). */
@@ -167,15 +129,6 @@ export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
     return d ? [...d] : undefined;
   }
 
-  isClosed(): boolean {
-    return this.closed;
-  }
-
-  close(): void {
-    this.closed = true;
-    this.waiters.broadcast();
-  }
-
   /**
    * Queues Replaced (or Sync) for every listed object, then tombstones for keys that are queued or
    * known but absent from list. Returns how many deletions were inferred.
@@ -204,11 +157,7 @@ export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
         this.queueAction('Deleted', new DeletedFinalStateUnknown(k, known as T));
       }
     }
-    if (!this.populated) {
-      this.populated = true;
-      this.initialPopulationCount = keys.size + queuedDeletions;
-      this.checkSynced();
-    }
+    this.markInitialPopulation(keys.size + queuedDeletions);
     return queuedDeletions;
   }
 
@@ -240,7 +189,7 @@ export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
       const key = this.queue.shift() as string;
       const deltas = this.items.get(key);
       if (!deltas) {
-        if (this.initialPopulationCount > 0) this.initialPopulationCount--;
+        this.initialItemDone();
         this.checkSynced();
         continue;
       }
@@ -260,62 +209,22 @@ export class DeltaFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
           [failed, failure] = [true, err];
         }
       }
-      if (this.initialPopulationCount > 0) {
-        this.initialPopulationCount--;
-        this.checkSynced();
-      }
-      if (this.probe.enabled) {
-        this.probe.emit({
-          kind: 'fifo.pop',
-          informer: this.informer,
-          key,
-          deltas: deltas.map((d) => d.type),
-          queueLength: this.queue.length,
-          durationMs: this.clock.now() - start,
-          ...(requeued ? { requeued } : {}),
-          ...(failed ? { error: errorMessage(failure) } : {}),
-        });
-      }
+      this.initialItemDone();
+      if (this.probe.enabled) this.reportPop(key, deltas, this.queue.length, start, requeued, failed, failure);
       if (failed) throw failure;
       return deltas;
     }
   }
 
-  private markPopulated(): void {
-    this.populated = true;
-    this.checkSynced();
-  }
-
-  private checkSynced(): void {
-    if (this.syncedSignalled || !this.hasSynced()) return;
-    this.syncedSignalled = true;
-    this.onSynced?.();
-  }
-
-  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
+  protected override queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
     const key = this.keyOf(obj);
-    let stored = obj;
-    // Tombstones and Sync carry objects that were already transformed on their way in.
-    if (this.transformer && type !== 'Sync' && !(obj instanceof DeletedFinalStateUnknown)) {
-      stored = this.transformer(obj);
-    }
+    const stored = this.transformIncoming(type, obj);
     const existing = this.items.get(key);
     const deltas = dedupDeltas([...(existing ?? []), { type, object: stored }]);
     if (!existing) this.queue.push(key);
     this.items.set(key, deltas);
     this.waiters.broadcast();
-    if (this.probe.enabled) {
-      this.probe.emit({
-        kind: 'fifo.delta',
-        informer: this.informer,
-        delta: type,
-        key,
-        ref: objectRef(stored, this.gvk, key),
-        pendingForKey: deltas.length,
-        queueLength: this.queue.length,
-        ...(stored instanceof DeletedFinalStateUnknown ? { tombstone: true } : {}),
-      });
-    }
+    if (this.probe.enabled) this.reportDelta(type, key, stored, deltas.length, this.queue.length);
   }
 }
 

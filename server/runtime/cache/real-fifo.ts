@@ -3,14 +3,12 @@
 import type { KubeObject } from '../../../shared/models/object';
 import type { DeltaType } from '../../../shared/protocol/events-cache';
 import type { InformerId } from '../../../shared/protocol/ids';
-import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
-import { realClock, type Clock } from '../util/clock';
-import { errorMessage } from '../util/errors';
+import type { Probe } from '../instrumentation/probe';
+import type { Clock } from '../util/clock';
 import type { Delta, Deltas } from './delta-fifo';
-import { ErrFIFOClosed, PopWaiters, type PopProcessFunc, type Queue } from './fifo';
+import { ErrFIFOClosed, type PopProcessFunc, type Queue } from './fifo';
+import { FifoCommon } from './fifo-common';
 import { DeletedFinalStateUnknown, type KeyFunc, type TransformFunc } from './interfaces';
-import { KeyError, metaNamespaceKeyFunc } from './keys';
-import { objectRef } from './object-ref';
 import type { KeyListerGetter } from './reflector-store';
 
 export interface RealFIFOOptions<T> {
@@ -35,35 +33,17 @@ interface Entry<T> {
   delta: Delta<T>;
 }
 
-export class RealFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
+export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Deltas<T>, T> {
   private entries: Entry<T>[] = [];
   private head = 0;
   /** key → number of queued entries, so "is anything queued for k" is O(1). */
   private queuedPerKey = new Map<string, number>();
-  private populated = false;
-  private initialPopulationCount = 0;
-  private closed = false;
-  private syncedSignalled = false;
-  private readonly keyFunc: KeyFunc;
   private readonly knownObjects: KeyListerGetter<T>;
-  private readonly transformer: TransformFunc<T> | undefined;
-  private readonly onSynced: (() => void) | undefined;
-  private readonly probe: Probe;
-  private readonly informer: InformerId;
-  private readonly gvk: string;
-  private readonly clock: Clock;
-  private readonly waiters = new PopWaiters();
 
   constructor(options: RealFIFOOptions<T>) {
     if (!options.knownObjects) throw new Error('RealFIFO requires knownObjects');
-    this.keyFunc = options.keyFunction ?? metaNamespaceKeyFunc;
+    super(options);
     this.knownObjects = options.knownObjects;
-    this.transformer = options.transformer;
-    this.onSynced = options.onSynced;
-    this.probe = options.probe ?? NOOP_PROBE;
-    this.informer = options.informer ?? '';
-    this.gvk = options.gvk ?? '';
-    this.clock = options.clock ?? realClock;
   }
 
   get length(): number {
@@ -73,26 +53,7 @@ export class RealFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
   keyOf(obj: unknown): string {
     let o = obj;
     if (Array.isArray(o)) o = (o as Deltas<T>)[o.length - 1]?.object;
-    if (o instanceof DeletedFinalStateUnknown) return o.key;
-    try {
-      return this.keyFunc(o);
-    } catch (err) {
-      throw err instanceof KeyError ? err : new KeyError(o, err);
-    }
-  }
-
-  hasSynced(): boolean {
-    return this.populated && this.initialPopulationCount === 0;
-  }
-
-  add(obj: T): void {
-    this.markPopulated();
-    this.queueAction('Added', obj);
-  }
-
-  update(obj: T): void {
-    this.markPopulated();
-    this.queueAction('Updated', obj);
+    return this.objectKey(o);
   }
 
   /** Never dropped, even for a key nobody knows. */
@@ -104,15 +65,6 @@ export class RealFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
   /** Queued deltas in order (test helper). */
   list(): Deltas<T> {
     return this.entries.slice(this.head).map((e) => e.delta);
-  }
-
-  isClosed(): boolean {
-    return this.closed;
-  }
-
-  close(): void {
-    this.closed = true;
-    this.waiters.broadcast();
   }
 
   /**
@@ -140,11 +92,7 @@ export class RealFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
       this.queueAction('Deleted', new DeletedFinalStateUnknown(k, this.knownObjects.getByKey(k) as T));
     }
     for (const { obj } of keyed) this.queueAction('Replaced', obj);
-    if (!this.populated) {
-      this.populated = true;
-      this.initialPopulationCount = this.length;
-      this.checkSynced();
-    }
+    this.markInitialPopulation(this.length);
     return deletions;
   }
 
@@ -186,57 +134,19 @@ export class RealFIFO<T = KubeObject> implements Queue<Deltas<T>, T> {
     } catch (err) {
       [failed, failure] = [true, err];
     }
-    if (this.initialPopulationCount > 0) {
-      this.initialPopulationCount--;
-      this.checkSynced();
-    }
-    if (this.probe.enabled) {
-      this.probe.emit({
-        kind: 'fifo.pop',
-        informer: this.informer,
-        key: entry.key,
-        deltas: [entry.delta.type],
-        queueLength: this.length,
-        durationMs: this.clock.now() - start,
-        ...(failed ? { error: errorMessage(failure) } : {}),
-      });
-    }
+    this.initialItemDone();
+    if (this.probe.enabled) this.reportPop(entry.key, deltas, this.length, start, false, failed, failure);
     if (failed) throw failure;
     return deltas;
   }
 
-  private markPopulated(): void {
-    this.populated = true;
-    this.checkSynced();
-  }
-
-  private checkSynced(): void {
-    if (this.syncedSignalled || !this.hasSynced()) return;
-    this.syncedSignalled = true;
-    this.onSynced?.();
-  }
-
-  private queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
+  protected override queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
     const key = this.keyOf(obj);
-    let stored = obj;
-    if (this.transformer && type !== 'Sync' && !(obj instanceof DeletedFinalStateUnknown)) {
-      stored = this.transformer(obj);
-    }
+    const stored = this.transformIncoming(type, obj);
     this.entries.push({ key, delta: { type, object: stored } });
     const pending = (this.queuedPerKey.get(key) ?? 0) + 1;
     this.queuedPerKey.set(key, pending);
     this.waiters.broadcast();
-    if (this.probe.enabled) {
-      this.probe.emit({
-        kind: 'fifo.delta',
-        informer: this.informer,
-        delta: type,
-        key,
-        ref: objectRef(stored, this.gvk, key),
-        pendingForKey: pending,
-        queueLength: this.length,
-        ...(stored instanceof DeletedFinalStateUnknown ? { tombstone: true } : {}),
-      });
-    }
+    if (this.probe.enabled) this.reportDelta(type, key, stored, pending, this.length);
   }
 }
