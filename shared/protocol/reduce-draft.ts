@@ -7,17 +7,19 @@ import type { RuntimeView } from './view';
 export class Draft {
   readonly view: RuntimeView;
   /**
-   * Objects writable in this batch. A strong Set, not a WeakSet: the draft lives for one reduce() call, and
-   * weak collections cost the garbage collector extra work on every cycle while they are alive.
+   * Objects writable in this batch. A strong Set, not a WeakSet: it lives for one reduce() call (or one
+   * private ReduceSession), and weak collections cost the garbage collector extra work on every cycle.
    */
-  private readonly fresh = new Set<object>();
+  private readonly fresh: Set<object>;
   /** Arrays to cut back to their cap once the batch is applied (cheaper than trimming per push). */
   private readonly rings = new Map<unknown[], number>();
   /** Controllers and informers touched by this batch, for the finalize pass. */
   readonly touchedControllers = new Set<string>();
   readonly touchedInformers = new Set<string>();
 
-  constructor(view: RuntimeView) {
+  /** `fresh`: objects already writable, kept by a ReduceSession from earlier batches. */
+  constructor(view: RuntimeView, fresh: Set<object> = new Set()) {
+    this.fresh = fresh;
     this.view = this.own(view);
   }
 

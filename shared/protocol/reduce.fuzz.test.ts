@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RuntimeEvent, StampedEvent } from './events';
 import type { DeltaType } from './events-cache';
-import { reduce } from './reduce';
+import { reduce, ReduceSession } from './reduce';
 import { createView } from './view';
 
 const key = fc.constantFrom('a/x', 'a/y', 'b/z', 'w', 'a/q', 'b/r');
@@ -166,6 +166,38 @@ describe('reduce under arbitrary event orders', () => {
         }
         expect(JSON.parse(JSON.stringify(v))).toEqual(v);
       }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('gives the same view through a private session, and never changes a view after share()', () => {
+    const limits = { maxKeysPerController: 4, maxPendingKeysPerInformer: 3, maxLogEntries: 10, seriesPoints: 5 };
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(event, fc.nat(3000)), { maxLength: 200 }),
+        fc.nat(20),
+        fc.nat(5),
+        (items, batch, shareEvery) => {
+          let ts = 1_000_000;
+          const stamped = items.map(([e, dt], i) => ({ ...e, seq: i + 1, ts: (ts += dt) }) as StampedEvent);
+          const size = batch + 1;
+          const session = new ReduceSession();
+          let plain = createView(limits);
+          let owned = createView(limits);
+          const handedOut: { view: ReturnType<typeof createView>; json: string }[] = [];
+          for (let i = 0, n = 0; i < stamped.length; i += size, n++) {
+            const chunk = stamped.slice(i, i + size);
+            plain = reduce(plain, chunk);
+            owned = reduce(owned, chunk, session);
+            if (n % (shareEvery + 1) === 0) {
+              session.share();
+              handedOut.push({ view: owned, json: JSON.stringify(owned) });
+            }
+          }
+          expect(owned).toEqual(plain);
+          for (const h of handedOut) expect(JSON.stringify(h.view)).toBe(h.json);
+        },
+      ),
       { numRuns: 150 },
     );
   });

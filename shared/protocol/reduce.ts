@@ -17,16 +17,40 @@ import type { RuntimeView } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
 
-export function reduce(view: RuntimeView, events: readonly StampedEvent[]): RuntimeView {
+/**
+ * For a caller that keeps its view to itself between batches (the server's Recorder while nobody reads the
+ * view): what reduce() copied or made for one batch stays writable for the next, so a busy controller's keys
+ * record, key states and log are copied once per hand-out instead of once per batch. The result is the same
+ * view either way; only object identities differ. Call share() before anything else may hold the view or any
+ * part of it: later batches then copy what they touch again.
+ */
+export class ReduceSession {
+  /** Objects the reducer may write in place. */
+  fresh = new Set<object>();
+
+  share(): void {
+    if (this.fresh.size > 0) this.fresh = new Set();
+  }
+}
+
+/**
+ * Objects a session keeps writable before it starts over. They include objects since dropped from the view
+ * (evicted keys, popped deltas), so the bound caps what the session holds on to; starting over costs one
+ * batch of copies.
+ */
+const MAX_SESSION_OBJECTS = 50_000;
+
+export function reduce(view: RuntimeView, events: readonly StampedEvent[], session?: ReduceSession): RuntimeView {
   if (events.length === 0) return view;
   let d: Draft | undefined;
   for (const ev of events) {
     if (ev.seq <= (d ? d.view.lastSeq : view.lastSeq)) continue;
-    d ??= new Draft(view);
+    d ??= new Draft(view, session?.fresh);
     apply(d, ev);
   }
   if (!d) return view;
   finalize(d);
+  if (session && session.fresh.size > MAX_SESSION_OBJECTS) session.share();
   return d.view;
 }
 

@@ -129,6 +129,18 @@ describe('Recorder', () => {
     expect('seq' in frozen).toBe(false);
   });
 
+  it('updates its view in place between reads, but never changes a view it handed out', () => {
+    const rec = new Recorder({ clock: new FakeClock(), maxPending: 2 });
+    const evs = runtimeEvents();
+    for (const e of evs.slice(0, 5)) rec.emit(e);
+    const seen = rec.view;
+    const json = JSON.stringify(seen);
+    for (const e of evs.slice(5)) rec.emit(e);
+    expect(JSON.stringify(seen)).toBe(json);
+    expect(rec.view.lastSeq).toBe(evs.length);
+    expect(rec.view).toEqual(reduce(createView(), rec.eventsAfter(0) ?? []));
+  });
+
   it('reset starts a new epoch and seq space and tells listeners', () => {
     const rec = new Recorder({ clock: new FakeClock(), serverEpoch: 'a' });
     const reasons: string[] = [];

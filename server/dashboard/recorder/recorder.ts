@@ -8,7 +8,7 @@ import type { RuntimeEvent, StampedEvent } from '../../../shared/protocol/events
 import type { ObjectRef } from '../../../shared/protocol/ids';
 import type { RecordingState } from '../../../shared/protocol/commands';
 import type { ObjectCoordinates, ObjectInspection } from '../../../shared/protocol/socket';
-import { reduce } from '../../../shared/protocol/reduce';
+import { reduce, ReduceSession } from '../../../shared/protocol/reduce';
 import { createView, refId } from '../../../shared/protocol/view';
 import type { RuntimeView, ViewLimits } from '../../../shared/protocol/view';
 import type { Probe } from '../../runtime/instrumentation/probe';
@@ -55,6 +55,11 @@ export class Recorder implements Probe {
   private readonly viewLimits: Partial<ViewLimits>;
   private epoch: string;
   private _view: RuntimeView;
+  /**
+   * Lets flushes update _view in place while nobody has read it since the last flush (no client connected,
+   * or between snapshots): the reducer then copies nothing it already copied for an earlier batch.
+   */
+  private readonly reduceSession = new ReduceSession();
   private nextSeq = 1;
   private paused: boolean;
   private closed = false;
@@ -96,7 +101,11 @@ export class Recorder implements Probe {
 
   /** The view including every stamped event (pending ones are reduced first). */
   get view(): RuntimeView {
-    if (this.pending.length > 0 && this._view.lastSeq < this.seq) this._view = reduce(this._view, this.pending);
+    if (this.pending.length > 0 && this._view.lastSeq < this.seq) {
+      this._view = reduce(this._view, this.pending, this.reduceSession);
+    }
+    // The caller may keep this view (a snapshot being sent, a test): from now on it must not change.
+    this.reduceSession.share();
     return this._view;
   }
 
@@ -156,7 +165,7 @@ export class Recorder implements Probe {
     if (this.pending.length === 0 && this.dirtyObjects.size === 0) return;
     const batch = this.pending;
     this.pending = [];
-    if (this._view.lastSeq < this.seq) this._view = reduce(this._view, batch);
+    if (this._view.lastSeq < this.seq) this._view = reduce(this._view, batch, this.reduceSession);
     this.captureObjects();
     if (batch.length === 0) return;
     for (const l of this.batchListeners) {
@@ -262,6 +271,7 @@ export class Recorder implements Probe {
     this.dirtyObjects.clear();
     this.ring.clear();
     this.versions?.clear();
+    this.reduceSession.share();
     this.epoch = serverEpoch;
     this.nextSeq = 1;
     let view = createView(this.viewLimits);
