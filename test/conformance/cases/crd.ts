@@ -3,7 +3,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
 import { DiscoveryClient, newListWatchFromClient, rawPatch } from '../../../server/runtime/client';
-import { onlyOn } from '../support/differences';
 import { apiError, collect, CRD, eventually, names, newNamespace, statusOf } from '../support/helpers';
 import type { ConformanceTarget, GetTarget, TargetName } from '../support/target';
 
@@ -69,7 +68,7 @@ const widget = (group: string, kind: string, name: string, namespace?: string, s
   spec: { size },
 });
 
-export function crdCases(target: GetTarget, targetName: TargetName): void {
+export function crdCases(target: GetTarget, _targetName: TargetName): void {
   describe('custom resources', () => {
     it('serves a namespaced CRD with a status subresource: discovery, mapper, CRUD, typed list items', async () => {
       const t = target();
@@ -273,36 +272,30 @@ export function crdCases(target: GetTarget, targetName: TargetName): void {
       ]);
     });
 
-    // envtest-only: the sandbox does no type validation of custom resources (see support/differences.ts).
-    onlyOn(
-      targetName,
-      'envtest',
-      'refuses a custom resource whose field has the wrong type (422 from the schema)',
-      async () => {
-        const t = target();
-        const s: CrdSpec = {
-          group: 'typed.conformance.example.com',
-          kind: 'Typed',
-          plural: 'typeds',
-          scope: 'Namespaced',
-          status: false,
-        };
-        await installCrd(t, s);
-        const ns = await newNamespace(t);
-        const bad = await apiError(
-          t.client.create<KubeObject>({ ...widget(s.group, 'Typed', 'bad', ns), spec: { size: 'big' } }),
-        );
-        expect([bad.code, bad.reason]).toEqual([422, 'Invalid']);
-        expect(bad.message).toBe(
-          `Typed.${s.group} "bad" is invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`,
-        );
-        expect(statusOf(bad).details).toMatchObject({ name: 'bad', group: s.group, kind: 'Typed' });
-        expect(statusOf(bad).details?.causes?.[0]).toMatchObject({
-          reason: 'FieldValueTypeInvalid',
-          field: 'spec.size',
-        });
-      },
-    );
+    it('refuses a custom resource whose field has the wrong type (422 from the schema)', async () => {
+      const t = target();
+      const s: CrdSpec = {
+        group: 'typed.conformance.example.com',
+        kind: 'Typed',
+        plural: 'typeds',
+        scope: 'Namespaced',
+        status: false,
+      };
+      await installCrd(t, s);
+      const ns = await newNamespace(t);
+      const bad = await apiError(
+        t.client.create<KubeObject>({ ...widget(s.group, 'Typed', 'bad', ns), spec: { size: 'big' } }),
+      );
+      expect([bad.code, bad.reason]).toEqual([422, 'Invalid']);
+      expect(bad.message).toBe(
+        `Typed.${s.group} "bad" is invalid: spec.size: Invalid value: "string": spec.size in body must be of type integer: "string"`,
+      );
+      expect(statusOf(bad).details).toMatchObject({ name: 'bad', group: s.group, kind: 'Typed' });
+      expect(statusOf(bad).details?.causes?.[0]).toMatchObject({
+        reason: 'FieldValueTypeInvalid',
+        field: 'spec.size',
+      });
+    });
 
     it('watches custom resources and serves a scale subresource mapped by the CRD', async () => {
       const t = target();
