@@ -2,19 +2,15 @@
 import { navigate } from '../client/route';
 import type { PanelId } from '../client/route';
 
-export function FocusSelect({
-  panel,
-  field,
-  value,
-  options,
-  label,
-}: {
+export interface FocusSelectProps {
   panel: PanelId;
   field: 'informer' | 'controller';
   value: string | undefined;
   options: readonly string[];
   label: string;
-}) {
+}
+
+export function FocusSelect({ panel, field, value, options, label }: FocusSelectProps) {
   return (
     <label className="toolbar dim" style={{ fontSize: 12 }}>
       {label}

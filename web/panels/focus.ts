@@ -10,6 +10,16 @@ export function sortedControllers(view: RuntimeView): ControllerView[] {
   return Object.values(view.controllers).sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/** Informer ids in the order the focus pickers list them. */
+export function informerIds(view: RuntimeView): string[] {
+  return sortedInformers(view).map((i) => i.id);
+}
+
+/** Controller names in the order the focus pickers list them. */
+export function controllerNames(view: RuntimeView): string[] {
+  return sortedControllers(view).map((c) => c.name);
+}
+
 export function focusInformer(view: RuntimeView, route: Route): InformerView | undefined {
   if (route.informer && view.informers[route.informer]) return view.informers[route.informer];
   // Default to the busiest informer: the one a newcomer most likely wants to look at.

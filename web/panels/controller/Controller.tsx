@@ -3,12 +3,12 @@
 import { Breakdown, HistogramBars } from '../../components/Bars';
 import { Card, Empty } from '../../components/Card';
 import { Badge, Stat, Stats } from '../../components/Stat';
-import { FocusSelect } from '../../components/Select';
+import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C } from '../../components/colors';
 import { fmtClock, fmtCount, fmtDuration, fmtPercent, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
-import { focusController, focusKey, sortedControllers } from '../focus';
+import { controllerNames, focusController, focusKey } from '../focus';
 import type { PanelProps } from '../types';
 import { StepControls } from './StepControls';
 import {
@@ -27,14 +27,9 @@ export function Controller({ view, route, now }: PanelProps) {
   const c = focusController(view, route);
   if (!c) {
     return (
-      <div className="page" data-testid="panel-controller">
-        <div className="page-head">
-          <h1>Controller</h1>
-        </div>
-        <Card title="Reconciles">
-          <Empty>No controller registered yet.</Empty>
-        </Card>
-      </div>
+      <EmptyPage testId="panel-controller" title="Controller" card="Reconciles">
+        No controller registered yet.
+      </EmptyPage>
     );
   }
   const errors = c.reconciles.error + c.reconciles.terminalError + c.reconciles.panic;
@@ -48,21 +43,15 @@ export function Controller({ view, route, now }: PanelProps) {
   const key = focusKey(c, route);
   return (
     <div className="page" data-testid="panel-controller">
-      <div className="page-head">
-        <h1>Controller “{c.name}”</h1>
-        <span className="sub">
-          For({c.forKind ?? '?'}) · {c.workers} workers · phase <b>{c.phase}</b> since {fmtClock(c.phaseSince)}
-        </span>
-        <div className="tools">
-          <FocusSelect
-            panel="controller"
-            field="controller"
-            value={c.name}
-            options={sortedControllers(view).map((x) => x.name)}
-            label="controller"
-          />
-        </div>
-      </div>
+      <PageHead
+        title={<>Controller “{c.name}”</>}
+        sub={
+          <>
+            For({c.forKind ?? '?'}) · {c.workers} workers · phase <b>{c.phase}</b> since {fmtClock(c.phaseSince)}
+          </>
+        }
+        focus={{ panel: 'controller', field: 'controller', value: c.name, options: controllerNames(view) }}
+      />
       <Stats>
         <Stat
           label="Reconciles / s"

@@ -3,11 +3,11 @@
 import { Breakdown } from '../../components/Bars';
 import { Card, Empty } from '../../components/Card';
 import { Badge, Stat, Stats } from '../../components/Stat';
-import { FocusSelect } from '../../components/Select';
+import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, DELTA_TONE } from '../../components/colors';
 import { fmtClockMs, fmtCount, fmtDuration } from '../../components/format';
-import { focusInformer, seriesRate, sortedInformers } from '../focus';
+import { focusInformer, informerIds, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
 import { deltaMix, fifoSeries, pendingRows, recentPops } from './delta-fifo-series';
 
@@ -15,14 +15,9 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
   const inf = focusInformer(view, route);
   if (!inf) {
     return (
-      <div className="page" data-testid="panel-delta-fifo">
-        <div className="page-head">
-          <h1>DeltaFIFO</h1>
-        </div>
-        <Card title="Pending deltas">
-          <Empty>No informer has started yet.</Empty>
-        </Card>
-      </div>
+      <EmptyPage testId="panel-delta-fifo" title="DeltaFIFO" card="Pending deltas">
+        No informer has started yet.
+      </EmptyPage>
     );
   }
   const rows = pendingRows(inf, now);
@@ -31,23 +26,15 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
   const windowMs = view.limits.rateWindowMs;
   return (
     <div className="page" data-testid="panel-delta-fifo">
-      <div className="page-head">
-        <h1>{inf.fifo ?? 'DeltaFIFO'}</h1>
-        <span className="sub">
-          {inf.fifo === 'RealFIFO'
+      <PageHead
+        title={inf.fifo ?? 'DeltaFIFO'}
+        sub={
+          inf.fifo === 'RealFIFO'
             ? 'client-go’s RealFIFO: every change queued in arrival order, handed to the informer one by one'
-            : 'a queue of keys, each holding the list of changes seen for that object since the last pop'}
-        </span>
-        <div className="tools">
-          <FocusSelect
-            panel="delta-fifo"
-            field="informer"
-            value={inf.id}
-            options={sortedInformers(view).map((i) => i.id)}
-            label="informer"
-          />
-        </div>
-      </div>
+            : 'a queue of keys, each holding the list of changes seen for that object since the last pop'
+        }
+        focus={{ panel: 'delta-fifo', field: 'informer', value: inf.id, options: informerIds(view) }}
+      />
       <Stats>
         <Stat label="Queue length" value={fmtCount(inf.fifoLength)} hint="keys waiting to be popped" />
         <Stat

@@ -5,11 +5,11 @@ import type { InspectResult } from '../../../shared/protocol/socket';
 import { Card, Empty } from '../../components/Card';
 import { JsonView } from '../../components/JsonView';
 import { Badge, Stat, Stats } from '../../components/Stat';
-import { FocusSelect } from '../../components/Select';
+import { EmptyPage, PageHead } from '../../components/PageHead';
 import { fmtAgo, fmtClockMs, fmtCount } from '../../components/format';
 import { useInspect } from '../../components/useInspect';
 import { navigate } from '../../client/route';
-import { focusInformer, seriesRate, sortedInformers } from '../focus';
+import { focusInformer, informerIds, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
 import { diffLines, knownKeys, recentOps, splitKey, versionsNewestFirst } from './indexer-series';
 
@@ -95,14 +95,9 @@ export function Indexer({ view, route, now }: PanelProps) {
   );
   if (!inf) {
     return (
-      <div className="page" data-testid="panel-indexer">
-        <div className="page-head">
-          <h1>Indexer</h1>
-        </div>
-        <Card title="Cache">
-          <Empty>No informer has started yet.</Empty>
-        </Card>
-      </div>
+      <EmptyPage testId="panel-indexer" title="Indexer" card="Cache">
+        No informer has started yet.
+      </EmptyPage>
     );
   }
   const fromServer = cache.data && cache.data.informer === inf.id ? cache.data : undefined;
@@ -113,21 +108,11 @@ export function Indexer({ view, route, now }: PanelProps) {
   const ops = recentOps(view.log, inf.id);
   return (
     <div className="page" data-testid="panel-indexer">
-      <div className="page-head">
-        <h1>Indexer</h1>
-        <span className="sub">
-          the informer’s local cache: what listers and the cached client read, keyed namespace/name
-        </span>
-        <div className="tools">
-          <FocusSelect
-            panel="indexer"
-            field="informer"
-            value={inf.id}
-            options={sortedInformers(view).map((i) => i.id)}
-            label="informer"
-          />
-        </div>
-      </div>
+      <PageHead
+        title="Indexer"
+        sub="the informer’s local cache: what listers and the cached client read, keyed namespace/name"
+        focus={{ panel: 'indexer', field: 'informer', value: inf.id, options: informerIds(view) }}
+      />
       <Stats>
         <Stat label="Objects cached" value={fmtCount(inf.storeSize)} />
         <Stat

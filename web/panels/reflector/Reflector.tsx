@@ -2,28 +2,23 @@
 // bookmarks, 410s, relists, backoffs) so "did my informer miss something?" has an answer.
 import { Card, Empty } from '../../components/Card';
 import { Badge, Stat, Stats } from '../../components/Stat';
-import { FocusSelect } from '../../components/Select';
+import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, REFLECTOR_TONE } from '../../components/colors';
 import { fmtAgo, fmtClockMs, fmtCount, fmtCountdown, fmtDuration } from '../../components/format';
-import { focusInformer, sortedInformers } from '../focus';
+import { focusInformer, informerIds } from '../focus';
 import type { PanelProps } from '../types';
 import { StateDiagram } from './StateDiagram';
 import { sessionRows, stateMachine, watchSeries } from './reflector-series';
 
 export function Reflector({ view, route, now }: PanelProps) {
   const inf = focusInformer(view, route);
-  const informers = sortedInformers(view).map((i) => i.id);
+  const informers = informerIds(view);
   if (!inf) {
     return (
-      <div className="page" data-testid="panel-reflector">
-        <div className="page-head">
-          <h1>Reflector</h1>
-        </div>
-        <Card title="State">
-          <Empty>No informer has started yet.</Empty>
-        </Card>
-      </div>
+      <EmptyPage testId="panel-reflector" title="Reflector" card="State">
+        No informer has started yet.
+      </EmptyPage>
     );
   }
   const sm = stateMachine(inf);
@@ -31,15 +26,11 @@ export function Reflector({ view, route, now }: PanelProps) {
   const c = inf.counters;
   return (
     <div className="page" data-testid="panel-reflector">
-      <div className="page-head">
-        <h1>Reflector</h1>
-        <span className="sub">
-          list, then watch from the list's resourceVersion; relist on 410 Gone; back off on errors
-        </span>
-        <div className="tools">
-          <FocusSelect panel="reflector" field="informer" value={inf.id} options={informers} label="informer" />
-        </div>
-      </div>
+      <PageHead
+        title="Reflector"
+        sub="list, then watch from the list's resourceVersion; relist on 410 Gone; back off on errors"
+        focus={{ panel: 'reflector', field: 'informer', value: inf.id, options: informers }}
+      />
       <Stats>
         <Stat
           label="State"

@@ -3,12 +3,12 @@
 import type { HotLoop, KeyView } from '../../../shared/protocol/view';
 import { Card, Empty } from '../../components/Card';
 import { Badge, Dot, Stat, Stats } from '../../components/Stat';
-import { FocusSelect } from '../../components/Select';
+import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, CAUSE_TONE, OUTCOME_TONE, QUEUE_STATE_TONE } from '../../components/colors';
 import { fmtClock, fmtClockMs, fmtDuration, fmtPercent } from '../../components/format';
 import { navigate } from '../../client/route';
-import { focusController, focusKey, sortedControllers } from '../focus';
+import { controllerNames, focusController, focusKey } from '../focus';
 import type { PanelProps } from '../types';
 import { fmtMs, fmtMsCountdown } from './format-ms';
 import { KeyActions } from './KeyActions';
@@ -113,14 +113,9 @@ export function Trace({ view, route, now }: PanelProps) {
   const k = focusKey(c, route);
   if (!c || !k) {
     return (
-      <div className="page" data-testid="panel-trace">
-        <div className="page-head">
-          <h1>Trace</h1>
-        </div>
-        <Card title="Key">
-          <Empty>No key has been enqueued yet. Pick one in the workqueue once the controller receives events.</Empty>
-        </Card>
-      </div>
+      <EmptyPage testId="panel-trace" title="Trace" card="Key">
+        No key has been enqueued yet. Pick one in the workqueue once the controller receives events.
+      </EmptyPage>
     );
   }
   const entries = traceEntries(k);
@@ -129,36 +124,30 @@ export function Trace({ view, route, now }: PanelProps) {
   if (!keys.includes(k.key)) keys.unshift(k.key);
   return (
     <div className="page" data-testid="panel-trace">
-      <div className="page-head">
-        <h1 className="mono">{k.key}</h1>
-        <span className="sub">every cause each reconcile absorbed, its result and its writes</span>
-        <KeyActions controller={c.name} objectKey={k.key} />
-        <div className="tools">
-          <FocusSelect
-            panel="trace"
-            field="controller"
-            value={c.name}
-            options={sortedControllers(view).map((x) => x.name)}
-            label="controller"
-          />
-          <label className="toolbar dim" style={{ fontSize: 12 }}>
-            key
-            <select
-              className="sel"
-              value={k.key}
-              data-testid="select-key"
-              onChange={(e) => navigate({ panel: 'trace', controller: c.name, key: e.target.value })}
-            >
-              {keys.map((x) => (
-                <option key={x} value={x}>
-                  {x}
-                  {c.keys[x]?.hotLoop ? ' (hot loop)' : ''}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-      </div>
+      <PageHead
+        title={k.key}
+        titleClassName="mono"
+        sub="every cause each reconcile absorbed, its result and its writes"
+        actions={<KeyActions controller={c.name} objectKey={k.key} />}
+        focus={{ panel: 'trace', field: 'controller', value: c.name, options: controllerNames(view) }}
+      >
+        <label className="toolbar dim" style={{ fontSize: 12 }}>
+          key
+          <select
+            className="sel"
+            value={k.key}
+            data-testid="select-key"
+            onChange={(e) => navigate({ panel: 'trace', controller: c.name, key: e.target.value })}
+          >
+            {keys.map((x) => (
+              <option key={x} value={x}>
+                {x}
+                {c.keys[x]?.hotLoop ? ' (hot loop)' : ''}
+              </option>
+            ))}
+          </select>
+        </label>
+      </PageHead>
       <Stats>
         <Stat label="Reconciles" value={k.reconciles} hint={`${k.history.length} kept below`} />
         <Stat label="Adds" value={k.adds} hint="incl. de-duplicated" />

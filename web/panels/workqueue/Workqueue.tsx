@@ -5,12 +5,12 @@ import type { CauseType } from '../../../shared/protocol/events';
 import { Breakdown } from '../../components/Bars';
 import { Card, Empty } from '../../components/Card';
 import { Badge, Stat, Stats } from '../../components/Stat';
-import { FocusSelect } from '../../components/Select';
+import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, CAUSE_COLOR, CAUSE_TONE, OUTCOME_TONE, QUEUE_STATE_TONE } from '../../components/colors';
 import { fmtClockMs, fmtCount, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
-import { focusController, sortedControllers } from '../focus';
+import { controllerNames, focusController } from '../focus';
 import { fmtMs, fmtMsCountdown } from '../trace/format-ms';
 import type { PanelProps } from '../types';
 import { depthSeries, keyRows, stateCounts } from './workqueue-series';
@@ -32,14 +32,9 @@ export function Workqueue({ view, route, now }: PanelProps) {
   const c = focusController(view, route);
   if (!c) {
     return (
-      <div className="page" data-testid="panel-workqueue">
-        <div className="page-head">
-          <h1>Workqueue</h1>
-        </div>
-        <Card title="Keys">
-          <Empty>No controller has created its workqueue yet.</Empty>
-        </Card>
-      </div>
+      <EmptyPage testId="panel-workqueue" title="Workqueue" card="Keys">
+        No controller has created its workqueue yet.
+      </EmptyPage>
     );
   }
   const counts = stateCounts(c);
@@ -50,21 +45,11 @@ export function Workqueue({ view, route, now }: PanelProps) {
     .map(([t, n]) => ({ label: t, value: n, color: CAUSE_COLOR[t] }));
   return (
     <div className="page" data-testid="panel-workqueue">
-      <div className="page-head">
-        <h1>Workqueue</h1>
-        <span className="sub">
-          rate-limiting queue “{c.name}”: de-duplicates keys, never hands one key to two workers
-        </span>
-        <div className="tools">
-          <FocusSelect
-            panel="workqueue"
-            field="controller"
-            value={c.name}
-            options={sortedControllers(view).map((x) => x.name)}
-            label="controller"
-          />
-        </div>
-      </div>
+      <PageHead
+        title="Workqueue"
+        sub={<>rate-limiting queue “{c.name}”: de-duplicates keys, never hands one key to two workers</>}
+        focus={{ panel: 'workqueue', field: 'controller', value: c.name, options: controllerNames(view) }}
+      />
       <Stats>
         <Stat label="Depth (ready)" value={c.depth.ready} tone="info" hint="workqueue_depth" />
         <Stat
