@@ -164,15 +164,7 @@ export class DeltaFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<De
   /** Queues Sync for known objects whose keys have nothing queued. Returns how many were queued. */
   resync(): number {
     if (!this.knownObjects) return 0;
-    let n = 0;
-    for (const k of this.knownObjects.listKeys()) {
-      if (this.items.has(k)) continue;
-      const obj = this.knownObjects.getByKey(k);
-      if (obj === undefined) continue;
-      this.queueAction('Sync', obj);
-      n++;
-    }
-    return n;
+    return this.queueSyncForIdleKeys(this.knownObjects, (k) => this.items.has(k));
   }
 
   /**

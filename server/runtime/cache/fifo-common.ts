@@ -12,6 +12,7 @@ import { PopWaiters } from './fifo';
 import { DeletedFinalStateUnknown, type KeyFunc, type TransformFunc } from './interfaces';
 import { KeyError, metaNamespaceKeyFunc } from './keys';
 import { objectRef } from './object-ref';
+import type { KeyListerGetter } from './reflector-store';
 
 /** The options both queues accept; each queue documents its own defaults in its options type. */
 export interface FifoCommonOptions<T> {
@@ -74,6 +75,19 @@ export abstract class FifoCommon<T = KubeObject> {
   }
 
   protected abstract queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void;
+
+  /** Queues Sync for each known object whose key has nothing queued; returns how many were queued. */
+  protected queueSyncForIdleKeys(known: KeyListerGetter<T>, isQueued: (key: string) => boolean): number {
+    let n = 0;
+    for (const k of known.listKeys()) {
+      if (isQueued(k)) continue;
+      const obj = known.getByKey(k);
+      if (obj === undefined) continue;
+      this.queueAction('Sync', obj);
+      n++;
+    }
+    return n;
+  }
 
   /** Key of a single object or tombstone; key function failures always surface as KeyError. */
   protected objectKey(o: unknown): string {

@@ -97,15 +97,7 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
   }
 
   resync(): number {
-    let n = 0;
-    for (const k of this.knownObjects.listKeys()) {
-      if (this.queuedPerKey.has(k)) continue;
-      const obj = this.knownObjects.getByKey(k);
-      if (obj === undefined) continue;
-      this.queueAction('Sync', obj);
-      n++;
-    }
-    return n;
+    return this.queueSyncForIdleKeys(this.knownObjects, (k) => this.queuedPerKey.has(k));
   }
 
   /** Pops one delta (as a one-element Deltas); the initial count drops only after processing. */
