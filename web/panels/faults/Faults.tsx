@@ -2,6 +2,7 @@
 // real cluster the server refuses (read-only unless --allow-writes) and its message is shown as given.
 import { useState } from 'react';
 import { Card, Empty } from '../../components/Card';
+import { NumberField, TextField } from '../../components/Field';
 import { fmtCountdown } from '../../components/format';
 import { useNow, useStoreState } from '../../client/hooks';
 import { navigate } from '../../client/route';
@@ -51,66 +52,24 @@ function FaultPanel() {
             ))}
           </select>
         </label>
-        <label className="field">
-          resource
-          <input
-            className="inp"
-            value={f.resource}
-            onChange={(e) => set('resource', e.target.value)}
-            placeholder="all"
-          />
-        </label>
-        <label className="field">
-          namespace
-          <input
-            className="inp"
-            value={f.namespace}
-            onChange={(e) => set('namespace', e.target.value)}
-            placeholder="all"
-          />
-        </label>
-        <label className="field">
-          verbs
-          <input
-            className="inp"
-            value={f.verbs}
-            onChange={(e) => set('verbs', e.target.value)}
-            placeholder="all, or e.g. update,patch"
-          />
-        </label>
-        {f.kind === 'latency' && (
-          <label className="field">
-            latency (ms)
-            <input className="inp" type="number" value={f.ms} onChange={(e) => set('ms', Number(e.target.value))} />
-          </label>
-        )}
+        <TextField label="resource" value={f.resource} onChange={(v) => set('resource', v)} placeholder="all" />
+        <TextField label="namespace" value={f.namespace} onChange={(v) => set('namespace', v)} placeholder="all" />
+        <TextField
+          label="verbs"
+          value={f.verbs}
+          onChange={(v) => set('verbs', v)}
+          placeholder="all, or e.g. update,patch"
+        />
+        {f.kind === 'latency' && <NumberField label="latency (ms)" value={f.ms} onChange={(v) => set('ms', v)} />}
         {(f.kind === 'errors' || f.kind === 'conflicts') && (
-          <label className="field">
-            share of requests (0–1)
-            <input
-              className="inp"
-              type="number"
-              step="0.05"
-              value={f.rate}
-              onChange={(e) => set('rate', Number(e.target.value))}
-            />
-          </label>
+          <NumberField label="share of requests (0–1)" step="0.05" value={f.rate} onChange={(v) => set('rate', v)} />
         )}
-        {f.kind === 'errors' && (
-          <label className="field">
-            HTTP status
-            <input className="inp" type="number" value={f.code} onChange={(e) => set('code', Number(e.target.value))} />
-          </label>
-        )}
-        <label className="field">
-          lift after (s, 0 = until cleared)
-          <input
-            className="inp"
-            type="number"
-            value={f.durationSec}
-            onChange={(e) => set('durationSec', Number(e.target.value))}
-          />
-        </label>
+        {f.kind === 'errors' && <NumberField label="HTTP status" value={f.code} onChange={(v) => set('code', v)} />}
+        <NumberField
+          label="lift after (s, 0 = until cleared)"
+          value={f.durationSec}
+          onChange={(v) => set('durationSec', v)}
+        />
       </div>
       {spec && (
         <p className="dim" style={{ margin: '10px 0', fontSize: 12 }}>

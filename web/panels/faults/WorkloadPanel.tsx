@@ -2,6 +2,7 @@
 // a refusal (read-only cluster, no generator) is shown as given.
 import { useState } from 'react';
 import { Card } from '../../components/Card';
+import { NumberField, TextField } from '../../components/Field';
 import { Badge } from '../../components/Stat';
 import { useStoreState } from '../../client/hooks';
 import { OutcomeNotice, useRunner } from './runner';
@@ -47,26 +48,8 @@ export function WorkloadPanel() {
             />
           )}
         </label>
-        <label className="field">
-          objects / s
-          <input
-            className="inp"
-            type="number"
-            value={rate}
-            onChange={(e) => setRate(Number(e.target.value))}
-            style={{ width: 90 }}
-          />
-        </label>
-        <label className="field">
-          namespace
-          <input
-            className="inp"
-            value={namespace}
-            onChange={(e) => setNamespace(e.target.value)}
-            placeholder="default"
-            style={{ width: 120 }}
-          />
-        </label>
+        <NumberField label="objects / s" value={rate} onChange={setRate} width={90} />
+        <TextField label="namespace" value={namespace} onChange={setNamespace} placeholder="default" width={120} />
         <button
           type="button"
           className="btn primary"
