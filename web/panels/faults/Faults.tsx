@@ -2,6 +2,7 @@
 // real cluster the server refuses (read-only unless --allow-writes) and its message is shown as given.
 import { useState } from 'react';
 import { Card, Empty } from '../../components/Card';
+import { PageHead } from '../../components/PageHead';
 import { NumberField, TextField } from '../../components/Field';
 import { fmtCountdown } from '../../components/format';
 import { useNow, useStoreState } from '../../client/hooks';
@@ -159,10 +160,10 @@ export function Faults({ view }: PanelProps) {
   const writable = server?.cluster.writable ?? false;
   return (
     <div className="page" data-testid="panel-faults">
-      <div className="page-head">
-        <h1>Faults & workload</h1>
-        <span className="sub">make the API server misbehave on purpose, then watch the building blocks cope</span>
-      </div>
+      <PageHead
+        title="Faults & workload"
+        sub="make the API server misbehave on purpose, then watch the building blocks cope"
+      />
       {server && !writable && (
         <div className="notice err" data-testid="readonly-notice">
           Connected to a real cluster ({server.cluster.kind}

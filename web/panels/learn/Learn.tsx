@@ -2,6 +2,7 @@
 // block in this process, and one object's real journey through all of them.
 import type { ReactNode } from 'react';
 import { Card, Empty } from '../../components/Card';
+import { PageHead } from '../../components/PageHead';
 import { Badge } from '../../components/Stat';
 import { fmtClockMs, fmtCount, fmtDuration, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
@@ -17,12 +18,16 @@ function Block({
   panel,
   children,
   live,
+  missing,
 }: {
   n: number;
   title: string;
   panel: PanelId;
   children: ReactNode;
+  /** Facts (dt/dd pairs) from this process; undefined while the block has not started. */
   live: ReactNode;
+  /** Said instead of the facts while live is undefined. */
+  missing?: string;
 }) {
   return (
     <Card
@@ -35,7 +40,7 @@ function Block({
     >
       <div className="learn-block">
         <div className="learn-text">{children}</div>
-        <dl className="kv">{live}</dl>
+        <dl className="kv">{live ?? <dd>{missing}</dd>}</dl>
       </div>
     </Card>
   );
@@ -49,13 +54,15 @@ export function Learn({ view, route }: PanelProps) {
   const p50 = c ? histogramQuantile(c.histogram, 0.5) : undefined;
   return (
     <div className="page" data-testid="panel-learn">
-      <div className="page-head">
-        <h1>Learn: how a controller works</h1>
-        <span className="sub">
-          each block of client-go and controller-runtime, with the live numbers of{' '}
-          {inf ? <b>{inf.id}</b> : 'the informer'} and {c ? <b>{c.name}</b> : 'the controller'} beside it
-        </span>
-      </div>
+      <PageHead
+        title="Learn: how a controller works"
+        sub={
+          <>
+            each block of client-go and controller-runtime, with the live numbers of{' '}
+            {inf ? <b>{inf.id}</b> : 'the informer'} and {c ? <b>{c.name}</b> : 'the controller'} beside it
+          </>
+        }
+      />
       <Card
         title="Follow one object, live"
         right={journey ? <span className="mono">{journey.key}</span> : undefined}
@@ -149,8 +156,9 @@ export function Learn({ view, route }: PanelProps) {
         n={1}
         title="Reflector"
         panel="reflector"
+        missing="no informer yet"
         live={
-          inf ? (
+          inf && (
             <>
               <dt>state</dt>
               <dd>{inf.state}</dd>
@@ -165,8 +173,6 @@ export function Learn({ view, route }: PanelProps) {
                 {inf.counters.relists} · {inf.counters.expired}
               </dd>
             </>
-          ) : (
-            <dd>no informer yet</dd>
           )
         }
       >
@@ -185,8 +191,9 @@ export function Learn({ view, route }: PanelProps) {
         n={2}
         title="DeltaFIFO"
         panel="delta-fifo"
+        missing="no informer yet"
         live={
-          inf ? (
+          inf && (
             <>
               <dt>queued keys</dt>
               <dd>{fmtCount(inf.fifoLength)}</dd>
@@ -198,8 +205,6 @@ export function Learn({ view, route }: PanelProps) {
               <dt>tombstones</dt>
               <dd>{inf.counters.tombstones}</dd>
             </>
-          ) : (
-            <dd>no informer yet</dd>
           )
         }
       >
@@ -220,16 +225,15 @@ export function Learn({ view, route }: PanelProps) {
         n={3}
         title="Indexer"
         panel="indexer"
+        missing="no informer yet"
         live={
-          inf ? (
+          inf && (
             <>
               <dt>objects cached</dt>
               <dd>{fmtCount(inf.storeSize)}</dd>
               <dt>synced</dt>
               <dd>{inf.synced ? `yes, in ${fmtDuration(inf.syncDurationMs)}` : 'not yet'}</dd>
             </>
-          ) : (
-            <dd>no informer yet</dd>
           )
         }
       >
@@ -246,16 +250,15 @@ export function Learn({ view, route }: PanelProps) {
         n={4}
         title="Handlers and predicates"
         panel="controller"
+        missing="no controller yet"
         live={
-          c ? (
+          c && (
             <>
               <dt>handler events</dt>
               <dd>{fmtCount(Object.values(c.handlers).reduce((s, h) => s + h.events, 0))}</dd>
               <dt>filtered by predicates</dt>
               <dd>{fmtCount(Object.values(c.handlers).reduce((s, h) => s + h.filtered, 0))}</dd>
             </>
-          ) : (
-            <dd>no controller yet</dd>
           )
         }
       >
@@ -270,8 +273,9 @@ export function Learn({ view, route }: PanelProps) {
         n={5}
         title="Workqueue"
         panel="workqueue"
+        missing="no controller yet"
         live={
-          c ? (
+          c && (
             <>
               <dt>ready · waiting · processing</dt>
               <dd>
@@ -284,8 +288,6 @@ export function Learn({ view, route }: PanelProps) {
               <dt>retries</dt>
               <dd>{fmtCount(c.retries)}</dd>
             </>
-          ) : (
-            <dd>no controller yet</dd>
           )
         }
       >
@@ -303,8 +305,9 @@ export function Learn({ view, route }: PanelProps) {
         n={6}
         title="Workers and Reconcile"
         panel="controller"
+        missing="no controller yet"
         live={
-          c ? (
+          c && (
             <>
               <dt>workers busy</dt>
               <dd>
@@ -319,8 +322,6 @@ export function Learn({ view, route }: PanelProps) {
               <dt>errors</dt>
               <dd>{fmtCount(c.reconciles.error + c.reconciles.panic + c.reconciles.terminalError)}</dd>
             </>
-          ) : (
-            <dd>no controller yet</dd>
           )
         }
       >
@@ -337,16 +338,15 @@ export function Learn({ view, route }: PanelProps) {
         n={7}
         title="The loop closes"
         panel="trace"
+        missing="no controller yet"
         live={
-          c ? (
+          c && (
             <>
               <dt>writes by this controller</dt>
               <dd>{fmtCount(Object.values(c.client.requests).reduce((s, n) => s + n, 0) - c.client.cached)}</dd>
               <dt>hot loops now</dt>
               <dd className={c.hotLoops.length ? 'err' : undefined}>{c.hotLoops.length}</dd>
             </>
-          ) : (
-            <dd>no controller yet</dd>
           )
         }
       >

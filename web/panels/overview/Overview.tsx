@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import type { NotableEntry } from '../../../shared/protocol/view';
 import { Card, Empty } from '../../components/Card';
+import { PageHead } from '../../components/PageHead';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C } from '../../components/colors';
@@ -230,12 +231,10 @@ export function Overview({ view }: PanelProps) {
   const t = p.totals;
   return (
     <div className="page" data-testid="panel-overview">
-      <div className="page-head">
-        <h1>Pipeline</h1>
-        <span className="sub">
-          API server → reflector → DeltaFIFO → indexer → handlers → workqueue → workers → reconciler
-        </span>
-      </div>
+      <PageHead
+        title="Pipeline"
+        sub="API server → reflector → DeltaFIFO → indexer → handlers → workqueue → workers → reconciler"
+      />
       <Stats>
         <Stat
           label="Informers synced"
