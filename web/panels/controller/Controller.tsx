@@ -2,6 +2,7 @@
 // worker pool, handlers and predicates, the client calls reconciles make, and step-mode controls.
 import { Breakdown, HistogramBars } from '../../components/Bars';
 import { Card, Empty } from '../../components/Card';
+import { DataTable } from '../../components/DataTable';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -170,36 +171,33 @@ export function Controller({ view, route, now }: PanelProps) {
           </table>
         </Card>
         <Card title="Handlers & predicates" flush>
-          {handlers.length === 0 ? (
-            <Empty>No handler event yet.</Empty>
-          ) : (
-            <table className="data">
-              <thead>
-                <tr>
-                  <th>handler</th>
-                  <th className="r">events</th>
-                  <th className="r">filtered</th>
-                  <th className="r">enqueued</th>
-                </tr>
-              </thead>
-              <tbody>
-                {handlers.map((h) => (
-                  <tr key={h.handler}>
-                    <td className="mono">
-                      <span className="trunc" style={{ maxWidth: 150 }} title={h.handler}>
-                        {h.handler}
-                      </span>
-                    </td>
-                    <td className="r num">{fmtCount(h.events)}</td>
-                    <td className="r num" title={h.lastFilteredBy ? `last by ${h.lastFilteredBy}` : undefined}>
-                      {fmtCount(h.filtered)}
-                    </td>
-                    <td className="r num">{fmtCount(h.enqueued)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DataTable
+            rows={handlers}
+            empty="No handler event yet."
+            head={
+              <>
+                <th>handler</th>
+                <th className="r">events</th>
+                <th className="r">filtered</th>
+                <th className="r">enqueued</th>
+              </>
+            }
+          >
+            {(h) => (
+              <tr key={h.handler}>
+                <td className="mono">
+                  <span className="trunc" style={{ maxWidth: 150 }} title={h.handler}>
+                    {h.handler}
+                  </span>
+                </td>
+                <td className="r num">{fmtCount(h.events)}</td>
+                <td className="r num" title={h.lastFilteredBy ? `last by ${h.lastFilteredBy}` : undefined}>
+                  {fmtCount(h.filtered)}
+                </td>
+                <td className="r num">{fmtCount(h.enqueued)}</td>
+              </tr>
+            )}
+          </DataTable>
         </Card>
         <Card title="Client calls" right={<span className="dim">{fmtCount(c.client.cached)} from cache</span>} flush>
           {requests.length === 0 ? (

@@ -1,7 +1,8 @@
 // The DeltaFIFO: per key, the deltas the reflector queued that the informer has not popped yet. Keys are
 // de-duplicated (one entry per object), their deltas accumulate; a relist shows as Replaced + tombstones.
 import { Breakdown } from '../../components/Bars';
-import { Card, Empty } from '../../components/Card';
+import { Card } from '../../components/Card';
+import { DataTable } from '../../components/DataTable';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -81,80 +82,74 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
         right={<span className="dim">each pop hands one key’s accumulated deltas to the informer</span>}
         flush
       >
-        {pops.length === 0 ? (
-          <Empty>No pop in the recent event log.</Empty>
-        ) : (
-          <div className="table-wrap" style={{ maxHeight: 300 }}>
-            <table className="data" data-testid="fifo-pops">
-              <thead>
-                <tr>
-                  <th>time</th>
-                  <th>key</th>
-                  <th>deltas delivered together</th>
-                  <th className="r">left in queue</th>
-                  <th className="r">process</th>
-                </tr>
-              </thead>
-              <tbody>
-                {pops.map((p) => (
-                  <tr key={p.seq}>
-                    <td className="num dim">{fmtClockMs(p.ts)}</td>
-                    <td className="mono">{p.key}</td>
-                    <td>
-                      {p.deltas.map((t, i) => (
-                        <span key={i} style={{ marginRight: 3 }}>
-                          <Badge tone={DELTA_TONE[t]}>{t}</Badge>
-                        </span>
-                      ))}
-                      {p.requeued && <Badge tone="warn">requeued</Badge>}
-                      {p.error && <span className="err"> {p.error}</span>}
-                    </td>
-                    <td className="r num">{p.queueLength}</td>
-                    <td className="r num dim">{fmtDuration(p.durationMs)}</td>
-                  </tr>
+        <DataTable
+          rows={pops}
+          empty="No pop in the recent event log."
+          scroll={300}
+          testId="fifo-pops"
+          head={
+            <>
+              <th>time</th>
+              <th>key</th>
+              <th>deltas delivered together</th>
+              <th className="r">left in queue</th>
+              <th className="r">process</th>
+            </>
+          }
+        >
+          {(p) => (
+            <tr key={p.seq}>
+              <td className="num dim">{fmtClockMs(p.ts)}</td>
+              <td className="mono">{p.key}</td>
+              <td>
+                {p.deltas.map((t, i) => (
+                  <span key={i} style={{ marginRight: 3 }}>
+                    <Badge tone={DELTA_TONE[t]}>{t}</Badge>
+                  </span>
                 ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                {p.requeued && <Badge tone="warn">requeued</Badge>}
+                {p.error && <span className="err"> {p.error}</span>}
+              </td>
+              <td className="r num">{p.queueLength}</td>
+              <td className="r num dim">{fmtDuration(p.durationMs)}</td>
+            </tr>
+          )}
+        </DataTable>
       </Card>
       <Card title="Pending deltas per key" right={<span className="dim">head of the queue first</span>} flush>
-        {rows.length === 0 ? (
-          <Empty>The FIFO is empty: every delta has been popped into the indexer and handed to the handlers.</Empty>
-        ) : (
-          <div className="table-wrap">
-            <table className="data" data-testid="fifo-pending">
-              <thead>
-                <tr>
-                  <th>key</th>
-                  <th className="r">deltas</th>
-                  <th>types (oldest → newest)</th>
-                  <th className="r">waiting</th>
-                  <th>resourceVersion</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={r.key}>
-                    <td className="mono">
-                      {r.key} {r.tombstone && <Badge tone="err">tombstone</Badge>}
-                    </td>
-                    <td className="r num">{r.count}</td>
-                    <td>
-                      {r.types.map((t, i) => (
-                        <span key={i} style={{ marginRight: 3 }}>
-                          <Badge tone={DELTA_TONE[t]}>{t}</Badge>
-                        </span>
-                      ))}
-                    </td>
-                    <td className="r num">{fmtDuration(r.ageMs)}</td>
-                    <td className="mono dim">{r.ref.resourceVersion ?? '–'}</td>
-                  </tr>
+        <DataTable
+          rows={rows}
+          empty="The FIFO is empty: every delta has been popped into the indexer and handed to the handlers."
+          scroll
+          testId="fifo-pending"
+          head={
+            <>
+              <th>key</th>
+              <th className="r">deltas</th>
+              <th>types (oldest → newest)</th>
+              <th className="r">waiting</th>
+              <th>resourceVersion</th>
+            </>
+          }
+        >
+          {(r) => (
+            <tr key={r.key}>
+              <td className="mono">
+                {r.key} {r.tombstone && <Badge tone="err">tombstone</Badge>}
+              </td>
+              <td className="r num">{r.count}</td>
+              <td>
+                {r.types.map((t, i) => (
+                  <span key={i} style={{ marginRight: 3 }}>
+                    <Badge tone={DELTA_TONE[t]}>{t}</Badge>
+                  </span>
                 ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+              </td>
+              <td className="r num">{fmtDuration(r.ageMs)}</td>
+              <td className="mono dim">{r.ref.resourceVersion ?? '–'}</td>
+            </tr>
+          )}
+        </DataTable>
       </Card>
     </div>
   );

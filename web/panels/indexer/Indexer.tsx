@@ -3,6 +3,7 @@
 import { useState } from 'react';
 import type { InspectResult } from '../../../shared/protocol/socket';
 import { Card, Empty } from '../../components/Card';
+import { DataTable } from '../../components/DataTable';
 import { JsonView } from '../../components/JsonView';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
@@ -54,33 +55,25 @@ function ObjectView({ gvk, objectKey, now }: { gvk: string; objectKey: string; n
         )}
       </Card>
       <Card title="Recent versions" right={<span className="dim">as the informer received them</span>} flush>
-        {versions.length === 0 ? (
-          <Empty>No versions recorded for this object.</Empty>
-        ) : (
-          <div className="table-wrap" style={{ maxHeight: 420 }}>
-            <table className="data">
-              <tbody>
-                {versions.map((v) => (
-                  <tr key={`${v.resourceVersion}-${v.ts}`}>
-                    <td className="num dim" style={{ width: 150 }}>
-                      rv {v.resourceVersion}
-                      <div className="faint">{fmtAgo(v.ts, now)}</div>
-                    </td>
-                    <td className="wrap mono" style={{ fontSize: 11.5 }}>
-                      {v.deleted && <Badge tone="err">deleted</Badge>}
-                      {diffLines(v.diff).map((l, i) => (
-                        <div key={i} className={l.sign === '+' ? 'diff-add' : l.sign === '-' ? 'diff-del' : ''}>
-                          {l.sign} <span className="dim">{l.path}</span> {l.text}
-                        </div>
-                      ))}
-                      {v.diff.length === 0 && <span className="faint">no field changed (resync or metadata only)</span>}
-                    </td>
-                  </tr>
+        <DataTable rows={versions} empty="No versions recorded for this object." scroll={420}>
+          {(v) => (
+            <tr key={`${v.resourceVersion}-${v.ts}`}>
+              <td className="num dim" style={{ width: 150 }}>
+                rv {v.resourceVersion}
+                <div className="faint">{fmtAgo(v.ts, now)}</div>
+              </td>
+              <td className="wrap mono" style={{ fontSize: 11.5 }}>
+                {v.deleted && <Badge tone="err">deleted</Badge>}
+                {diffLines(v.diff).map((l, i) => (
+                  <div key={i} className={l.sign === '+' ? 'diff-add' : l.sign === '-' ? 'diff-del' : ''}>
+                    {l.sign} <span className="dim">{l.path}</span> {l.text}
+                  </div>
                 ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+                {v.diff.length === 0 && <span className="faint">no field changed (resync or metadata only)</span>}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       </Card>
     </>
   );
@@ -148,25 +141,17 @@ export function Indexer({ view, route, now }: PanelProps) {
               </div>
             )}
           </div>
-          {keys.length === 0 ? (
-            <Empty>No key{search ? ` matches “${search}”` : ''}.</Empty>
-          ) : (
-            <div className="table-wrap" style={{ maxHeight: 560 }}>
-              <table className="data">
-                <tbody>
-                  {keys.map((k) => (
-                    <tr
-                      key={k}
-                      className={`clickable ${k === selected ? 'selected' : ''}`}
-                      onClick={() => navigate({ panel: 'indexer', informer: inf.id, key: k })}
-                    >
-                      <td className="mono">{k}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <DataTable rows={keys} empty={<>No key{search ? ` matches “${search}”` : ''}.</>} scroll={560}>
+            {(k) => (
+              <tr
+                key={k}
+                className={`clickable ${k === selected ? 'selected' : ''}`}
+                onClick={() => navigate({ panel: 'indexer', informer: inf.id, key: k })}
+              >
+                <td className="mono">{k}</td>
+              </tr>
+            )}
+          </DataTable>
         </Card>
         <div className="grid">
           {selected ? (
@@ -183,40 +168,36 @@ export function Indexer({ view, route, now }: PanelProps) {
             right={<span className="dim">indexer add / update / delete / replace</span>}
             flush
           >
-            {ops.length === 0 ? (
-              <Empty>No indexer write in the recent event log.</Empty>
-            ) : (
-              <div className="table-wrap" style={{ maxHeight: 300 }}>
-                <table className="data">
-                  <thead>
-                    <tr>
-                      <th>time</th>
-                      <th>op</th>
-                      <th>key</th>
-                      <th>rv</th>
-                      <th className="r">size after</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {ops.map((o) => (
-                      <tr
-                        key={o.seq}
-                        className="clickable"
-                        onClick={() => navigate({ panel: 'indexer', informer: inf.id, key: o.key })}
-                      >
-                        <td className="num dim">{fmtClockMs(o.ts)}</td>
-                        <td>
-                          <Badge tone={OP_TONE[o.op]}>{o.op}</Badge>
-                        </td>
-                        <td className="mono">{o.key}</td>
-                        <td className="mono dim">{o.resourceVersion ?? '–'}</td>
-                        <td className="r num">{fmtCount(o.size)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
+            <DataTable
+              rows={ops}
+              empty="No indexer write in the recent event log."
+              scroll={300}
+              head={
+                <>
+                  <th>time</th>
+                  <th>op</th>
+                  <th>key</th>
+                  <th>rv</th>
+                  <th className="r">size after</th>
+                </>
+              }
+            >
+              {(o) => (
+                <tr
+                  key={o.seq}
+                  className="clickable"
+                  onClick={() => navigate({ panel: 'indexer', informer: inf.id, key: o.key })}
+                >
+                  <td className="num dim">{fmtClockMs(o.ts)}</td>
+                  <td>
+                    <Badge tone={OP_TONE[o.op]}>{o.op}</Badge>
+                  </td>
+                  <td className="mono">{o.key}</td>
+                  <td className="mono dim">{o.resourceVersion ?? '–'}</td>
+                  <td className="r num">{fmtCount(o.size)}</td>
+                </tr>
+              )}
+            </DataTable>
           </Card>
         </div>
       </div>

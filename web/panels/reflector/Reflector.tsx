@@ -1,6 +1,7 @@
 // The reflector: its state machine with the current state lit, and its session history (lists, watches,
 // bookmarks, 410s, relists, backoffs) so "did my informer miss something?" has an answer.
-import { Card, Empty } from '../../components/Card';
+import { Card } from '../../components/Card';
+import { DataTable } from '../../components/DataTable';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -103,34 +104,31 @@ export function Reflector({ view, route, now }: PanelProps) {
         />
       </Card>
       <Card title="Session history" right={<span className="dim">newest first · {rows.length} entries</span>} flush>
-        {rows.length === 0 ? (
-          <Empty>No list or watch yet.</Empty>
-        ) : (
-          <div className="table-wrap" style={{ maxHeight: 380 }}>
-            <table className="data" data-testid="reflector-history">
-              <thead>
-                <tr>
-                  <th>time</th>
-                  <th>what</th>
-                  <th className="r">duration</th>
-                  <th>details</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr key={`${r.kind}-${r.seq}`}>
-                    <td className="num dim">{fmtClockMs(r.ts)}</td>
-                    <td>
-                      <Badge tone={r.tone}>{r.kind}</Badge> {r.open && <span className="ok">●</span>}
-                    </td>
-                    <td className="r num">{r.duration ?? ''}</td>
-                    <td className="wrap mono">{r.summary}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        <DataTable
+          rows={rows}
+          empty="No list or watch yet."
+          scroll={380}
+          testId="reflector-history"
+          head={
+            <>
+              <th>time</th>
+              <th>what</th>
+              <th className="r">duration</th>
+              <th>details</th>
+            </>
+          }
+        >
+          {(r) => (
+            <tr key={`${r.kind}-${r.seq}`}>
+              <td className="num dim">{fmtClockMs(r.ts)}</td>
+              <td>
+                <Badge tone={r.tone}>{r.kind}</Badge> {r.open && <span className="ok">●</span>}
+              </td>
+              <td className="r num">{r.duration ?? ''}</td>
+              <td className="wrap mono">{r.summary}</td>
+            </tr>
+          )}
+        </DataTable>
       </Card>
     </div>
   );

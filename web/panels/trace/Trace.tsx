@@ -2,6 +2,7 @@
 // reconcile returned and wrote, and, for a hot loop, the write of its own that re-triggered it each time.
 import type { HotLoop, KeyView } from '../../../shared/protocol/view';
 import { Card, Empty } from '../../components/Card';
+import { DataTable } from '../../components/DataTable';
 import { Badge, Dot, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -263,28 +264,25 @@ export function Trace({ view, route, now }: PanelProps) {
       </Card>
       <RawEvents controller={c.name} objectKey={k.key} />
       <Card title="Writes to this object" flush>
-        {writes.length === 0 ? (
-          <Empty>No write by this controller to this object is remembered.</Empty>
-        ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th>time</th>
-                <th>write</th>
-                <th>while reconciling</th>
-              </tr>
-            </thead>
-            <tbody>
-              {writes.map((w) => (
-                <tr key={w.seq}>
-                  <td className="num dim">{fmtClockMs(w.ts)}</td>
-                  <td className={`mono ${w.error ? 'err' : ''}`}>{describeWrite(w)}</td>
-                  <td className="mono dim">{w.key ?? '–'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          rows={writes}
+          empty="No write by this controller to this object is remembered."
+          head={
+            <>
+              <th>time</th>
+              <th>write</th>
+              <th>while reconciling</th>
+            </>
+          }
+        >
+          {(w) => (
+            <tr key={w.seq}>
+              <td className="num dim">{fmtClockMs(w.ts)}</td>
+              <td className={`mono ${w.error ? 'err' : ''}`}>{describeWrite(w)}</td>
+              <td className="mono dim">{w.key ?? '–'}</td>
+            </tr>
+          )}
+        </DataTable>
       </Card>
     </div>
   );

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { CauseType } from '../../../shared/protocol/events';
 import { Breakdown } from '../../components/Bars';
 import { Card, Empty } from '../../components/Card';
+import { DataTable } from '../../components/DataTable';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -131,89 +132,88 @@ export function Workqueue({ view, route, now }: PanelProps) {
         }
         flush
       >
-        {rows.length === 0 ? (
-          <Empty>
-            No key matches “{filter}”{search ? ` and “${search}”` : ''}.
-          </Empty>
-        ) : (
-          <div className="table-wrap" style={{ maxHeight: 520 }}>
-            <table className="data" data-testid="queue-keys">
-              <thead>
-                <tr>
-                  <th>key</th>
-                  <th>state</th>
-                  <th className="r">for</th>
-                  <th className="r">requeues</th>
-                  <th>next retry</th>
-                  <th>pending causes</th>
-                  <th className="r">adds</th>
-                  <th className="r">reconciles</th>
-                  <th>last result</th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r) => (
-                  <tr
-                    key={r.key}
-                    className={`clickable ${route.key === r.key ? 'selected' : ''}`}
-                    onClick={() => navigate({ panel: 'trace', controller: c.name, key: r.key })}
+        <DataTable
+          rows={rows}
+          empty={
+            <>
+              No key matches “{filter}”{search ? ` and “${search}”` : ''}.
+            </>
+          }
+          scroll={520}
+          testId="queue-keys"
+          head={
+            <>
+              <th>key</th>
+              <th>state</th>
+              <th className="r">for</th>
+              <th className="r">requeues</th>
+              <th>next retry</th>
+              <th>pending causes</th>
+              <th className="r">adds</th>
+              <th className="r">reconciles</th>
+              <th>last result</th>
+            </>
+          }
+        >
+          {(r) => (
+            <tr
+              key={r.key}
+              className={`clickable ${route.key === r.key ? 'selected' : ''}`}
+              onClick={() => navigate({ panel: 'trace', controller: c.name, key: r.key })}
+            >
+              <td className="mono">
+                {r.key} {r.hot && <Badge tone="err">hot loop</Badge>}
+              </td>
+              <td>
+                <Badge tone={QUEUE_STATE_TONE[r.state]}>{r.state}</Badge>
+                {r.dirty && (
+                  <Badge tone="purple" title="re-added while processing: runs again when done">
+                    dirty
+                  </Badge>
+                )}
+              </td>
+              <td className="r num dim">{fmtMs(r.stateForMs)}</td>
+              <td className={`r num ${r.requeues > 0 ? 'warn' : ''}`}>{r.requeues}</td>
+              <td className="num">
+                {r.retryAt !== undefined ? (
+                  <span
+                    title={`ready at ${fmtClockMs(r.retryAt)}`}
+                    className={r.retryInMs && r.retryInMs > 0 ? 'warn' : 'dim'}
                   >
-                    <td className="mono">
-                      {r.key} {r.hot && <Badge tone="err">hot loop</Badge>}
-                    </td>
-                    <td>
-                      <Badge tone={QUEUE_STATE_TONE[r.state]}>{r.state}</Badge>
-                      {r.dirty && (
-                        <Badge tone="purple" title="re-added while processing: runs again when done">
-                          dirty
-                        </Badge>
-                      )}
-                    </td>
-                    <td className="r num dim">{fmtMs(r.stateForMs)}</td>
-                    <td className={`r num ${r.requeues > 0 ? 'warn' : ''}`}>{r.requeues}</td>
-                    <td className="num">
-                      {r.retryAt !== undefined ? (
-                        <span
-                          title={`ready at ${fmtClockMs(r.retryAt)}`}
-                          className={r.retryInMs && r.retryInMs > 0 ? 'warn' : 'dim'}
-                        >
-                          {r.retryInMs !== undefined && r.retryInMs <= 0
-                            ? `due ${fmtMs(-r.retryInMs)} ago`
-                            : fmtMsCountdown(r.retryAt, now)}{' '}
-                          <span className="dim">({fmtClockMs(r.retryAt)})</span>
-                        </span>
-                      ) : (
-                        <span className="faint">–</span>
-                      )}
-                    </td>
-                    <td>
-                      {(Object.entries(r.pending) as [CauseType, number][]).map(([t, n]) => (
-                        <span key={t} style={{ marginRight: 3 }}>
-                          <Badge tone={CAUSE_TONE[t]}>
-                            {t}
-                            {n > 1 ? ` ×${n}` : ''}
-                          </Badge>
-                        </span>
-                      ))}
-                    </td>
-                    <td className="r num">{r.adds}</td>
-                    <td className="r num">{r.reconciles}</td>
-                    <td>
-                      {r.lastOutcome ? (
-                        <span title={r.lastError}>
-                          <Badge tone={OUTCOME_TONE[r.lastOutcome as keyof typeof OUTCOME_TONE]}>{r.lastOutcome}</Badge>{' '}
-                          <span className="dim num">{fmtMs(r.lastDurationMs)}</span>
-                        </span>
-                      ) : (
-                        <span className="faint">never</span>
-                      )}
-                    </td>
-                  </tr>
+                    {r.retryInMs !== undefined && r.retryInMs <= 0
+                      ? `due ${fmtMs(-r.retryInMs)} ago`
+                      : fmtMsCountdown(r.retryAt, now)}{' '}
+                    <span className="dim">({fmtClockMs(r.retryAt)})</span>
+                  </span>
+                ) : (
+                  <span className="faint">–</span>
+                )}
+              </td>
+              <td>
+                {(Object.entries(r.pending) as [CauseType, number][]).map(([t, n]) => (
+                  <span key={t} style={{ marginRight: 3 }}>
+                    <Badge tone={CAUSE_TONE[t]}>
+                      {t}
+                      {n > 1 ? ` ×${n}` : ''}
+                    </Badge>
+                  </span>
                 ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+              </td>
+              <td className="r num">{r.adds}</td>
+              <td className="r num">{r.reconciles}</td>
+              <td>
+                {r.lastOutcome ? (
+                  <span title={r.lastError}>
+                    <Badge tone={OUTCOME_TONE[r.lastOutcome as keyof typeof OUTCOME_TONE]}>{r.lastOutcome}</Badge>{' '}
+                    <span className="dim num">{fmtMs(r.lastDurationMs)}</span>
+                  </span>
+                ) : (
+                  <span className="faint">never</span>
+                )}
+              </td>
+            </tr>
+          )}
+        </DataTable>
       </Card>
     </div>
   );
