@@ -1,7 +1,8 @@
 // Sandbox fault injection and workload controls. Everything goes through validated server commands; on a
 // real cluster the server refuses (read-only unless --allow-writes) and its message is shown as given.
 import { useState } from 'react';
-import { Card, Empty } from '../../components/Card';
+import { Card } from '../../components/Card';
+import { DataTable } from '../../components/DataTable';
 import { PageHead } from '../../components/PageHead';
 import { NumberField, TextField } from '../../components/Field';
 import { fmtCountdown } from '../../components/format';
@@ -123,31 +124,25 @@ function ActiveFaults() {
       }
       flush
     >
-      {!faults || faults.length === 0 ? (
-        <Empty>No fault active: the API server behaves normally.</Empty>
-      ) : (
-        <table className="data">
-          <tbody>
-            {faults.map((x) => (
-              <tr key={x.id}>
-                <td className="mono dim">{x.id}</td>
-                <td className="wrap">{x.description}</td>
-                <td className="num">{x.until ? `lifts ${fmtCountdown(x.until, now)}` : 'until cleared'}</td>
-                <td className="r">
-                  <button
-                    type="button"
-                    className="btn small"
-                    disabled={!r.can || r.busy}
-                    onClick={() => void r.run({ type: 'fault.clear', id: x.id }, () => `Cleared ${x.id}.`)}
-                  >
-                    clear
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable rows={faults ?? []} empty="No fault active: the API server behaves normally.">
+        {(x) => (
+          <tr key={x.id}>
+            <td className="mono dim">{x.id}</td>
+            <td className="wrap">{x.description}</td>
+            <td className="num">{x.until ? `lifts ${fmtCountdown(x.until, now)}` : 'until cleared'}</td>
+            <td className="r">
+              <button
+                type="button"
+                className="btn small"
+                disabled={!r.can || r.busy}
+                onClick={() => void r.run({ type: 'fault.clear', id: x.id }, () => `Cleared ${x.id}.`)}
+              >
+                clear
+              </button>
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <div style={{ padding: '0 10px 10px' }}>
         <OutcomeNotice o={r.outcome} />
       </div>

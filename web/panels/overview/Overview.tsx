@@ -3,6 +3,7 @@
 import type { ReactNode } from 'react';
 import type { NotableEntry } from '../../../shared/protocol/view';
 import { Card, Empty } from '../../components/Card';
+import { DataTable } from '../../components/DataTable';
 import { PageHead } from '../../components/PageHead';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -196,33 +197,28 @@ const LEVEL_TONE: Record<NotableEntry['level'], Tone> = { info: 'info', warn: 'w
 
 export function NotableList({ entries, limit = 14 }: { entries: readonly NotableEntry[]; limit?: number }) {
   const shown = entries.slice(-limit).reverse();
-  if (shown.length === 0) return <Empty>Nothing notable yet: no errors, 410s, relists or hot loops.</Empty>;
   return (
-    <div className="table-wrap" style={{ maxHeight: 330 }}>
-      <table className="data">
-        <tbody>
-          {shown.map((n) => (
-            <tr
-              key={n.seq}
-              className="clickable"
-              onClick={() =>
-                n.key && n.controller
-                  ? navigate({ panel: 'trace', controller: n.controller, key: n.key })
-                  : n.informer
-                    ? navigate({ panel: 'reflector', informer: n.informer })
-                    : undefined
-              }
-            >
-              <td className="num dim">{fmtClock(n.ts)}</td>
-              <td>
-                <Badge tone={LEVEL_TONE[n.level]}>{n.kind}</Badge>
-              </td>
-              <td className="wrap">{n.text}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable rows={shown} empty="Nothing notable yet: no errors, 410s, relists or hot loops." scroll={330}>
+      {(n) => (
+        <tr
+          key={n.seq}
+          className="clickable"
+          onClick={() =>
+            n.key && n.controller
+              ? navigate({ panel: 'trace', controller: n.controller, key: n.key })
+              : n.informer
+                ? navigate({ panel: 'reflector', informer: n.informer })
+                : undefined
+          }
+        >
+          <td className="num dim">{fmtClock(n.ts)}</td>
+          <td>
+            <Badge tone={LEVEL_TONE[n.level]}>{n.kind}</Badge>
+          </td>
+          <td className="wrap">{n.text}</td>
+        </tr>
+      )}
+    </DataTable>
   );
 }
 

@@ -32,33 +32,27 @@ function HotLoopCard({ h }: { h: HotLoop }) {
         <b>{fmtPercent(h.selfRatio)}</b> were triggered by an event about an object this controller had just written.
         Detected at {fmtClock(h.detectedAt)}.
       </p>
-      {h.evidence.length === 0 ? (
-        <Empty>No write could be matched to the triggering events.</Empty>
-      ) : (
-        <table className="data">
-          <thead>
-            <tr>
-              <th>reconcile at</th>
-              <th>own write</th>
-              <th>came back as</th>
-              <th className="r">round trip</th>
-            </tr>
-          </thead>
-          <tbody>
-            {h.evidence
-              .slice()
-              .reverse()
-              .map((e) => (
-                <tr key={e.seq}>
-                  <td className="num dim">{fmtClockMs(e.ts)}</td>
-                  <td className="mono">{e.write ? describeWrite(e.write) : '–'}</td>
-                  <td className="mono">{describeCause(e.cause)}</td>
-                  <td className="r num">{e.write ? fmtMs(e.ts - e.write.ts) : '–'}</td>
-                </tr>
-              ))}
-          </tbody>
-        </table>
-      )}
+      <DataTable
+        rows={h.evidence.slice().reverse()}
+        empty="No write could be matched to the triggering events."
+        head={
+          <>
+            <th>reconcile at</th>
+            <th>own write</th>
+            <th>came back as</th>
+            <th className="r">round trip</th>
+          </>
+        }
+      >
+        {(e) => (
+          <tr key={e.seq}>
+            <td className="num dim">{fmtClockMs(e.ts)}</td>
+            <td className="mono">{e.write ? describeWrite(e.write) : '–'}</td>
+            <td className="mono">{describeCause(e.cause)}</td>
+            <td className="r num">{e.write ? fmtMs(e.ts - e.write.ts) : '–'}</td>
+          </tr>
+        )}
+      </DataTable>
       <p className="dim" style={{ margin: '8px 0 0', fontSize: 12 }}>
         Usual fixes: skip the write when nothing changed, add a GenerationChangedPredicate, or compare before updating
         status.
