@@ -7,10 +7,15 @@ import type { RuntimeView } from './view';
 export class Draft {
   readonly view: RuntimeView;
   /**
-   * Objects writable in this batch. A strong Set, not a WeakSet: it lives for one reduce() call (or one
-   * private ReduceSession), and weak collections cost the garbage collector extra work on every cycle.
+   * Objects copied for writing (own, child, childRecord). Strong Sets, not WeakSets: they live for one
+   * reduce() call (or one private ReduceSession), and weak collections cost the garbage collector extra work.
    */
   private readonly fresh: Set<object>;
+  /**
+   * Objects created in this batch. The same Set as `fresh` without a session; with one, kept apart so the
+   * session carries only the view's long-lived containers, not every record and point ever made.
+   */
+  private readonly madeHere: Set<object>;
   /** Arrays to cut back to their cap once the batch is applied (cheaper than trimming per push). */
   private readonly rings = new Map<unknown[], number>();
   /** Controllers and informers touched by this batch, for the finalize pass. */
@@ -18,19 +23,20 @@ export class Draft {
   readonly touchedInformers = new Set<string>();
 
   /** `fresh`: objects already writable, kept by a ReduceSession from earlier batches. */
-  constructor(view: RuntimeView, fresh: Set<object> = new Set()) {
-    this.fresh = fresh;
+  constructor(view: RuntimeView, fresh?: Set<object>) {
+    this.fresh = fresh ?? new Set();
+    this.madeHere = fresh ? new Set() : this.fresh;
     this.view = this.own(view);
   }
 
   /** Marks an object created during this batch as writable. */
   made<T extends object>(o: T): T {
-    this.fresh.add(o);
+    this.madeHere.add(o);
     return o;
   }
 
   own<T extends object>(o: T): T {
-    if (this.fresh.has(o)) return o;
+    if (this.fresh.has(o) || (this.madeHere !== this.fresh && this.madeHere.has(o))) return o;
     const c = (Array.isArray(o) ? o.slice() : { ...o }) as T;
     this.fresh.add(c);
     return c;
@@ -51,7 +57,7 @@ export class Draft {
    */
   childRecord<P extends object, K extends keyof P>(parent: P, k: K): NonNullable<P[K]> {
     const v = parent[k] as NonNullable<P[K]> & object;
-    if (this.fresh.has(v)) return v;
+    if (this.fresh.has(v) || (this.madeHere !== this.fresh && this.madeHere.has(v))) return v;
     const c = copyRecord(v);
     this.fresh.add(c);
     parent[k] = c;

@@ -34,9 +34,9 @@ export class ReduceSession {
 }
 
 /**
- * Objects a session keeps writable before it starts over. They include objects since dropped from the view
- * (evicted keys, popped deltas), so the bound caps what the session holds on to; starting over costs one
- * batch of copies.
+ * Copies a session keeps writable before it starts over. They include copies since dropped from the view
+ * (evicted keys), so the bound caps what the session holds on to (a few MB); starting over costs one batch
+ * of copies. Objects made in a batch are not carried over: a later batch copies the few it writes again.
  */
 const MAX_SESSION_OBJECTS = 50_000;
 
