@@ -2,12 +2,9 @@
 // GetByKey, AddIfNotPresent and ErrRequeue, which the classic tests exercise.
 import type { KubeObject } from '../../../shared/models/object';
 import type { DeltaType } from '../../../shared/protocol/events-cache';
-import type { InformerId } from '../../../shared/protocol/ids';
-import type { Probe } from '../instrumentation/probe';
-import type { Clock } from '../util/clock';
 import { ErrFIFOClosed, ErrRequeue, KeyQueue, type PopProcessFunc, type Queue } from './fifo';
-import { FifoCommon } from './fifo-common';
-import { DeletedFinalStateUnknown, type KeyFunc, type TransformFunc } from './interfaces';
+import { FifoCommon, type FifoCommonOptions } from './fifo-common';
+import { DeletedFinalStateUnknown } from './interfaces';
 import { KeyError } from './keys';
 import type { KeyListerGetter } from './reflector-store';
 
@@ -34,27 +31,14 @@ export class ZeroLengthDeltasError extends Error {
 /** cache.ErrZeroLengthDeltasObject */
 export const ErrZeroLengthDeltasObject = new ZeroLengthDeltasError();
 
-export interface DeltaFIFOOptions<T> {
-  /** Default metaNamespaceKeyFunc. */
-  keyFunction?: KeyFunc;
+/** The shared options (key function, transformer, onSynced, probe, clock...) are in FifoCommonOptions. */
+export interface DeltaFIFOOptions<T> extends FifoCommonOptions<T> {
   /** What the consumer already knows (normally the informer's indexer). Default none. */
   knownObjects?: KeyListerGetter<T>;
   /** Replace emits Replaced instead of Sync. Default false; informers set true. */
   emitDeltaTypeReplaced?: boolean;
-  /** Applied once to each object entering the queue (not to tombstones or Sync). Default none. */
-  transformer?: TransformFunc<T>;
   /** Default "DeltaFIFO". */
   name?: string;
-  /** Called once, when the queue first reports synced (after the last initial item was processed). */
-  onSynced?: () => void;
-  /** Default NOOP_PROBE. Emits fifo.delta and fifo.pop. */
-  probe?: Probe;
-  /** Names the owning informer in probe events. Default "". */
-  informer?: InformerId;
-  /** gvk used in probe refs. Default "". */
-  gvk?: string;
-  /** Times pops for probes. Default realClock. */
-  clock?: Clock;
 }
 
 export class DeltaFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Deltas<T>, T> {

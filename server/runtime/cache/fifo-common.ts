@@ -14,14 +14,21 @@ import { KeyError, metaNamespaceKeyFunc } from './keys';
 import { objectRef } from './object-ref';
 import type { KeyListerGetter } from './reflector-store';
 
-/** The options both queues accept; each queue documents its own defaults in its options type. */
+/** The options both queues accept (DeltaFIFOOptions and RealFIFOOptions add their own). */
 export interface FifoCommonOptions<T> {
+  /** Default metaNamespaceKeyFunc. */
   keyFunction?: KeyFunc;
+  /** Applied once to each object entering the queue (not to tombstones or Sync). Default none. */
   transformer?: TransformFunc<T>;
+  /** Called once, when the queue first reports synced (after the last item of the initial list was processed). */
   onSynced?: () => void;
+  /** Default NOOP_PROBE. Emits fifo.delta and fifo.pop. */
   probe?: Probe;
+  /** Names the owning informer in probe events. Default "". */
   informer?: InformerId;
+  /** gvk used in probe refs. Default "". */
   gvk?: string;
+  /** Times pops for probes. Default realClock. */
   clock?: Clock;
 }
 

@@ -2,30 +2,16 @@
 // no grouping, no compaction; every change is delivered, in arrival order, one per pop.
 import type { KubeObject } from '../../../shared/models/object';
 import type { DeltaType } from '../../../shared/protocol/events-cache';
-import type { InformerId } from '../../../shared/protocol/ids';
-import type { Probe } from '../instrumentation/probe';
-import type { Clock } from '../util/clock';
 import type { Delta, Deltas } from './delta-fifo';
 import { ErrFIFOClosed, type PopProcessFunc, type Queue } from './fifo';
-import { FifoCommon } from './fifo-common';
-import { DeletedFinalStateUnknown, type KeyFunc, type TransformFunc } from './interfaces';
+import { FifoCommon, type FifoCommonOptions } from './fifo-common';
+import { DeletedFinalStateUnknown } from './interfaces';
 import type { KeyListerGetter } from './reflector-store';
 
-export interface RealFIFOOptions<T> {
-  /** Default metaNamespaceKeyFunc. */
-  keyFunction?: KeyFunc;
+/** The shared options (key function, transformer, onSynced, probe, clock...) are in FifoCommonOptions. */
+export interface RealFIFOOptions<T> extends FifoCommonOptions<T> {
   /** Required: what the consumer already knows (normally the informer's indexer). */
   knownObjects: KeyListerGetter<T>;
-  /** Applied once to each object entering the queue (not to tombstones or Sync). Default none. */
-  transformer?: TransformFunc<T>;
-  /** Called once, after the last item of the initial list was processed. */
-  onSynced?: () => void;
-  /** Default NOOP_PROBE. Emits fifo.delta and fifo.pop. */
-  probe?: Probe;
-  informer?: InformerId;
-  gvk?: string;
-  /** Times pops for probes. Default realClock. */
-  clock?: Clock;
 }
 
 interface Entry<T> {
