@@ -4,6 +4,10 @@ import type { RuntimeEvent } from '../../../shared/protocol/events';
 
 export interface Probe {
   readonly enabled: boolean;
+  /**
+   * Takes ownership of the event: emitters pass a fresh object per call and never touch it again, so a probe
+   * may keep it or stamp it in place (the dashboard's recorder adds seq and ts without copying).
+   */
   emit(event: RuntimeEvent): void;
 }
 
@@ -12,7 +16,10 @@ export const NOOP_PROBE: Probe = Object.freeze({
   emit(): void {},
 });
 
-/** Fans events out to several probes; enabled while any of them is. */
+/**
+ * Fans events out to several probes; enabled while any of them is. They share the one event object, so a
+ * probe that stamps in place (the recorder) is seen stamped by the probes after it.
+ */
 export class MultiProbe implements Probe {
   constructor(private readonly probes: Probe[]) {}
 
