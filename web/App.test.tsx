@@ -17,7 +17,7 @@ describe('App shell', () => {
 
   it('opens the panel named by the hash', () => {
     const t = renderText(<App serverHash="#/workqueue?controller=flaky" />, storeWith(fixtureView()));
-    expect(t).toContain('rate-limiting queue “flaky”');
+    expect(t).toContain('workqueue “flaky”');
   });
 
   it('says so when there is no connection, keeping the last data', () => {

@@ -48,7 +48,7 @@ export function Workqueue({ view, route, now }: PanelProps) {
     <div className="page" data-testid="panel-workqueue">
       <PageHead
         title="Workqueue"
-        sub={<>rate-limiting queue “{c.name}”: de-duplicates keys, never hands one key to two workers</>}
+        sub={<>workqueue “{c.name}”: de-duplicates keys, never hands one key to two workers, retries with backoff</>}
         focus={{ panel: 'workqueue', field: 'controller', value: c.name, options: controllerNames(view) }}
       />
       <Stats>
