@@ -1,10 +1,11 @@
-// Ports client-go tools/pager/pager.go: a paginated LIST with the expired-continuation fallback.
+// The reflector's view of client-go tools/pager: one paginated LIST (ListPager, in the client package, does
+// the paging and the expired-continuation fallback) plus the page count the reflector reports.
 import type { KubeList, KubeObject } from '../../../shared/models/object';
 import type { ListOptions, ListerWatcher } from '../client/lister-watcher';
-import { isResourceExpired } from '../util/errors';
+import { ListPager } from '../client/pager';
 
 /** pager.defaultPageSize */
-export const DEFAULT_PAGE_SIZE = 500;
+export const DEFAULT_PAGE_SIZE = ListPager.defaultPageSize;
 
 export interface PagedList<T extends KubeObject> {
   list: KubeList<T>;
@@ -23,35 +24,14 @@ export async function listPages<T extends KubeObject>(
   pageSize: number,
   signal?: AbortSignal,
 ): Promise<PagedList<T>> {
-  const options: ListOptions = { ...initial };
-  if (!options.limit) options.limit = pageSize;
-  if (!options.limit) delete options.limit;
-  let acc: KubeList<T> | undefined;
   let pages = 0;
-  for (;;) {
-    let page: KubeList<T>;
-    try {
-      page = await lw.list({ ...options }, signal);
+  const counting: Pick<ListerWatcher<T>, 'list'> = {
+    list: async (options, s) => {
+      const page = await lw.list(options, s);
       pages++;
-    } catch (err) {
-      if (!isResourceExpired(err) || !options.continue) throw err;
-      const full: ListOptions = { ...initial };
-      delete full.limit;
-      delete full.continue;
-      const list = await lw.list(full, signal);
-      return { list, paginated: false, pages: pages + 1 };
-    }
-    const next = page.metadata.continue;
-    if (!next && !acc) return { list: page, paginated: false, pages };
-    if (!acc) acc = { ...page, metadata: { ...page.metadata }, items: [...page.items] };
-    else acc.items.push(...page.items);
-    if (!next) {
-      delete acc.metadata.continue;
-      return { list: acc, paginated: true, pages };
-    }
-    options.continue = next;
-    // The continue token pins the version; the server refuses both together.
-    delete options.resourceVersion;
-    delete options.resourceVersionMatch;
-  }
+      return page;
+    },
+  };
+  const { list, paginatedResult } = await new ListPager<T>({ lister: counting, pageSize }).list(initial, signal);
+  return { list, paginated: paginatedResult, pages };
 }
