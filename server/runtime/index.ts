@@ -59,6 +59,17 @@ export type {
 export { DynamicRESTMapper } from './client/rest-mapper';
 export { parseGroupVersion, apiVersionOf, resourcePath } from './client/gvk';
 
+// apimachinery: the object model a controller reads and writes, and pkg/api/meta's status-condition helpers
+export type {
+  KubeObject,
+  KubeList,
+  ObjectMeta,
+  OwnerReference,
+  GroupVersionKind,
+  GroupVersionResource,
+} from '../../shared/models/object';
+export * from './meta/conditions';
+
 // controller-runtime pkg/reconcile, pkg/handler, pkg/predicate, pkg/source, pkg/event
 export * from './reconcile/reconcile';
 export { asReconciler, type ObjectReconciler } from './reconcile/object-reconciler';
