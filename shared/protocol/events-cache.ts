@@ -1,15 +1,16 @@
 // Events from client-go's cache layer: reflector, DeltaFIFO/RealFIFO, indexer, shared informer.
 // Wire-stable: add new kinds and optional fields, never rename.
 import type { InformerId, ObjectKey, ObjectRef } from './ids';
+import type { ReflectorState } from './reflector-machine';
 
-/** The reflector's states, as the UI names them. */
-export type ReflectorState = 'idle' | 'listing' | 'watching' | 'backoff' | 'relisting' | 'stopped';
+export type { ReflectorState } from './reflector-machine';
 
 export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
 
 export interface ReflectorStateEvent {
   kind: 'reflector.state';
   informer: InformerId;
+  /** from → to is always an edge of REFLECTOR_TRANSITIONS (reflector-machine.ts). */
   from: ReflectorState;
   to: ReflectorState;
   /** Why the transition happened, e.g. "410 Expired", "watch closed", "initial". */

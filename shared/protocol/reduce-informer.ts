@@ -2,6 +2,7 @@
 import type { CacheEvent } from './events-cache';
 import type { Draft } from './reduce-draft';
 import { notable } from './reduce-notable';
+import { emptyTransitionCounts, isReflectorTransition, transitionId } from './reflector-machine';
 import { seriesPoint } from './reduce-series';
 import type { InformerCounters, InformerSeriesPoint, InformerView, PendingDeltas, ReflectorSessionEntry } from './view';
 
@@ -45,6 +46,7 @@ function emptyCounters(): InformerCounters {
     relistReplaced: 0,
     relistDeleted: 0,
     tombstones: 0,
+    transitions: emptyTransitionCounts(),
     deltas: { Added: 0, Updated: 0, Deleted: 0, Replaced: 0, Sync: 0 },
     pops: 0,
     popErrors: 0,
@@ -113,6 +115,8 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       inf.state = ev.to;
       inf.stateSince = ev.ts;
       inf.stateReason = ev.reason;
+      if (isReflectorTransition(ev.from, ev.to))
+        d.child(d.child(inf, 'counters'), 'transitions')[transitionId(ev.from, ev.to)]++;
       if (ev.to === 'relisting') {
         notable(d, ev, 'warn', `${ev.informer}: relisting (${ev.reason})`, { informer: ev.informer });
       }

@@ -5,6 +5,7 @@
 // WARNING: wire-visible. Add optional fields freely; renaming or retyping a field bumps PROTOCOL_VERSION.
 import type { ControllerName, InformerId, ObjectKey, ObjectRef } from './ids';
 import type { DeltaType, ReflectorState } from './events-cache';
+import type { ReflectorTransitionId } from './reflector-machine';
 import type { CauseType, EnqueueCause, QueueDepth } from './events-workqueue';
 import type { ReconcileOutcome } from './events-controller';
 import type { StampedEvent } from './events';
@@ -138,6 +139,8 @@ export interface InformerCounters {
   /** Objects found deleted by relists (tombstones). */
   relistDeleted: number;
   tombstones: number;
+  /** State changes reported, per edge of REFLECTOR_TRANSITIONS; changes off the table are not counted. */
+  transitions: Record<ReflectorTransitionId, number>;
   deltas: Record<DeltaType, number>;
   pops: number;
   popErrors: number;

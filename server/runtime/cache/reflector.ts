@@ -211,9 +211,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
    */
   private async watchList(signal: AbortSignal): Promise<OpenWatch<T> | undefined> {
     const relist = this.listedOnce;
-    this.setState(relist ? 'relisting' : 'listing', this.nextReason);
     for (;;) {
       if (signal.aborted) return undefined;
+      // Every attempt, not only the first: a retry after a backoff leaves the backoff state.
+      this.setState(relist ? 'relisting' : 'listing', this.nextReason);
       const rv = this.lastSyncRVUnavailable ? '' : this.lastSyncRV;
       const timeoutSeconds = this.watchTimeoutSeconds();
       const options: ListOptions = {

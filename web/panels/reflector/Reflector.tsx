@@ -1,5 +1,6 @@
 // The reflector: its state machine with the current state lit, and its session history (lists, watches,
 // bookmarks, 410s, relists, backoffs) so "did my informer miss something?" has an answer.
+import { Fragment } from 'react';
 import { Card } from '../../components/Card';
 import { DataTable } from '../../components/DataTable';
 import { Badge, Stat, Stats } from '../../components/Stat';
@@ -10,6 +11,7 @@ import { fmtAgo, fmtClockMs, fmtCount, fmtCountdown, fmtDuration } from '../../c
 import { focusInformer, informerIds } from '../focus';
 import type { PanelProps } from '../types';
 import { StateDiagram } from './StateDiagram';
+import { legendRows } from './state-diagram-model';
 import { sessionRows, stateMachine, watchSeries } from './reflector-series';
 
 export function Reflector({ view, route, now }: PanelProps) {
@@ -29,7 +31,7 @@ export function Reflector({ view, route, now }: PanelProps) {
     <div className="page" data-testid="panel-reflector">
       <PageHead
         title="Reflector"
-        sub="list, then watch from the list's resourceVersion; relist on 410 Gone; back off on errors"
+        sub="list, then watch from the list's resourceVersion; on 410 Gone or an error, back off, then relist"
         focus={{ panel: 'reflector', field: 'informer', value: inf.id, options: informers }}
       />
       <Stats>
@@ -55,11 +57,17 @@ export function Reflector({ view, route, now }: PanelProps) {
       <div className="grid wide-left">
         <Card title="State machine" right={<span className="dim">reason: {sm.reason || '—'}</span>}>
           <StateDiagram current={sm.current} visited={sm.visited} counters={c} />
-          <dl className="kv" style={{ marginTop: 8 }}>
-            <dt>watching → relisting</dt>
-            <dd>on 410 Gone (the watch's resourceVersion was compacted away)</dd>
-            <dt>* → backoff</dt>
-            <dd>on list/watch errors; exponential delay, then list again</dd>
+          <dl className="kv" style={{ marginTop: 8 }} data-testid="reflector-legend">
+            {legendRows().map((r) => (
+              <Fragment key={r.edge}>
+                <dt>{r.edge}</dt>
+                <dd>{r.detail}</dd>
+              </Fragment>
+            ))}
+            <dt>watching, no change</dt>
+            <dd>
+              the watch ended cleanly (server timeout, closed stream) and opens again from the last resourceVersion
+            </dd>
             <dt>relist</dt>
             <dd>one bracketed operation: every item as Replaced, missing ones as Deleted tombstones</dd>
           </dl>

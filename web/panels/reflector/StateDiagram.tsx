@@ -1,116 +1,17 @@
 // The reflector's state machine drawn as a graph: the current state lit, states it has been through
-// outlined, and each transition labelled with what triggers it and how often it happened in this process.
-import type { ReflectorState } from '../../../shared/protocol/events';
+// outlined, and each transition of the shared table labelled with its trigger and how often it happened.
+import type { ReflectorState } from '../../../shared/protocol/reflector-machine';
 import type { InformerCounters } from '../../../shared/protocol/view';
-
-const W = 124;
-const H = 34;
-const POS: Record<ReflectorState, { x: number; y: number }> = {
-  idle: { x: 70, y: 58 },
-  listing: { x: 250, y: 58 },
-  watching: { x: 450, y: 58 },
-  stopped: { x: 650, y: 58 },
-  backoff: { x: 250, y: 172 },
-  relisting: { x: 450, y: 172 },
-};
-
-export interface DiagramEdge {
-  from: ReflectorState;
-  to: ReflectorState;
-  label: string;
-  count?: number;
-  /** Path in viewBox coordinates. */
-  d: string;
-  lx: number;
-  ly: number;
-}
-
-const cx = (s: ReflectorState) => POS[s].x;
-
-/** The drawn transitions with counts derived from the informer's counters. */
-export function diagramEdges(c: InformerCounters): DiagramEdge[] {
-  const firstLists = Math.max(0, c.lists - c.relists - c.listErrors);
-  return [
-    {
-      from: 'idle',
-      to: 'listing',
-      label: 'start',
-      d: `M${cx('idle') + W / 2},58 L${cx('listing') - W / 2},58`,
-      lx: 160,
-      ly: 50,
-    },
-    {
-      from: 'listing',
-      to: 'watching',
-      label: 'list ok',
-      count: firstLists,
-      d: `M${cx('listing') + W / 2},58 L${cx('watching') - W / 2},58`,
-      lx: 350,
-      ly: 50,
-    },
-    {
-      from: 'watching',
-      to: 'watching',
-      label: 'timeout → rewatch',
-      count: Math.max(0, c.watches - c.lists),
-      d: `M${cx('watching') - 24},${58 - H / 2} C${cx('watching') - 40},4 ${cx('watching') + 40},4 ${cx('watching') + 24},${58 - H / 2}`,
-      lx: 450,
-      ly: 10,
-    },
-    {
-      from: 'watching',
-      to: 'stopped',
-      label: 'stop',
-      d: `M${cx('watching') + W / 2},58 L${cx('stopped') - W / 2},58`,
-      lx: 550,
-      ly: 50,
-    },
-    {
-      from: 'watching',
-      to: 'relisting',
-      label: '410 Gone',
-      count: c.expired,
-      d: `M${cx('watching') - 22},${58 + H / 2} L${cx('relisting') - 22},${172 - H / 2}`,
-      lx: 392,
-      ly: 142,
-    },
-    {
-      from: 'relisting',
-      to: 'watching',
-      label: 'list ok',
-      count: c.relists,
-      d: `M${cx('relisting') + 22},${172 - H / 2} L${cx('watching') + 22},${58 + H / 2}`,
-      lx: 508,
-      ly: 118,
-    },
-    {
-      from: 'watching',
-      to: 'backoff',
-      label: 'error',
-      count: c.backoffs,
-      d: `M${cx('watching') - W / 2},${58 + 10} L${cx('backoff') + W / 2},${172 - 10}`,
-      lx: 338,
-      ly: 98,
-    },
-    {
-      from: 'listing',
-      to: 'backoff',
-      label: 'list error',
-      count: c.listErrors,
-      d: `M${cx('listing') - 22},${58 + H / 2} L${cx('backoff') - 22},${172 - H / 2}`,
-      lx: 180,
-      ly: 118,
-    },
-    {
-      from: 'backoff',
-      to: 'listing',
-      label: 'retry',
-      d: `M${cx('backoff') + 22},${172 - H / 2} L${cx('listing') + 22},${58 + H / 2}`,
-      lx: 298,
-      ly: 124,
-    },
-  ];
-}
+import {
+  BOX_H as H,
+  BOX_W as W,
+  REFLECTOR_STATES,
+  STATE_POS as POS,
+  VIEW_H,
+  VIEW_W,
+  diagramEdges,
+  rewatches,
+} from './state-diagram-model';
 
 export function StateDiagram({
   current,
@@ -122,12 +23,14 @@ export function StateDiagram({
   counters: InformerCounters;
 }) {
   const edges = diagramEdges(counters);
+  const again = rewatches(counters);
+  const w = POS.watching;
   const hot = current === 'backoff' || current === 'relisting';
   return (
     <svg
-      viewBox="0 0 730 200"
+      viewBox={`0 0 ${VIEW_W} ${VIEW_H}`}
       width="100%"
-      style={{ maxHeight: 220, display: 'block' }}
+      style={{ maxHeight: 270, display: 'block' }}
       role="img"
       aria-label={`reflector state: ${current}`}
     >
@@ -144,8 +47,22 @@ export function StateDiagram({
           <path d="M0,0 L10,5 L0,10 z" fill="#58626d" />
         </marker>
       </defs>
+      <g data-testid="reflector-rewatch">
+        <path
+          d={`M${w.x - 24},${w.y - H / 2} C${w.x - 40},${w.y - 62} ${w.x + 40},${w.y - 62} ${w.x + 24},${w.y - H / 2}`}
+          fill="none"
+          stroke={again ? '#58626d' : '#2f363f'}
+          strokeWidth={1.4}
+          strokeDasharray="3 3"
+          markerEnd="url(#sm-arrow)"
+        />
+        <text x={w.x} y={w.y - 52} fill="#7c8794" fontSize={10.5} textAnchor="middle" fontFamily="var(--mono)">
+          watch again, no change
+          {again ? <tspan fill="#aab4c0"> ×{again}</tspan> : null}
+        </text>
+      </g>
       {edges.map((e) => (
-        <g key={`${e.from}-${e.to}`}>
+        <g key={`${e.from}-${e.to}`} data-testid={`reflector-edge-${e.from}-${e.to}`}>
           <path
             d={e.d}
             fill="none"
@@ -159,7 +76,7 @@ export function StateDiagram({
           </text>
         </g>
       ))}
-      {(Object.keys(POS) as ReflectorState[]).map((s) => {
+      {REFLECTOR_STATES.map((s) => {
         const isCur = s === current;
         const fill = isCur ? (hot ? '#3a2c0c' : s === 'stopped' ? '#20262e' : '#133157') : '#181d23';
         const stroke = isCur

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { InformerView } from '../../../shared/protocol/view';
-import { fixtureView } from '../../fixtures/fixture-view';
-import { diagramEdges } from './StateDiagram';
+import { fixtureSession, fixtureView } from '../../fixtures/fixture-view';
+import { REFLECTOR_TRANSITIONS, isReflectorTransition, transitionId } from '../../../shared/protocol/reflector-machine';
+import { diagramEdges, legendRows, rewatches } from './state-diagram-model';
 import { sessionRows, stateMachine, watchSeries } from './reflector-series';
 
 describe('reflector builders', () => {
@@ -44,12 +45,38 @@ describe('reflector builders', () => {
 });
 
 describe('state diagram', () => {
-  it('counts transitions from the informer counters', () => {
-    const pods = fixtureView().informers['v1/Pod'] as InformerView;
+  const pods = fixtureView().informers['v1/Pod'] as InformerView;
+
+  it('the fixture stream changes state only along edges of the table, as the runtime does', () => {
+    const changes = fixtureSession(60_000).events.flatMap((e) => (e.kind === 'reflector.state' ? [e] : []));
+    expect(changes.length).toBeGreaterThan(4);
+    expect(changes.filter((e) => !isReflectorTransition(e.from, e.to))).toEqual([]);
+  });
+
+  it('draws every edge of the shared transition table, and nothing else', () => {
+    const drawn = diagramEdges(pods.counters).flatMap((e) => e.edges.map((t) => transitionId(t.from, t.to)));
+    expect(drawn.sort()).toEqual(REFLECTOR_TRANSITIONS.map((t) => transitionId(t.from, t.to)).sort());
+  });
+
+  it('counts each arrow from the reported state changes', () => {
     const edges = diagramEdges(pods.counters);
-    const byLabel = (from: string, to: string) => edges.find((e) => e.from === from && e.to === to)?.count;
-    expect(byLabel('watching', 'relisting')).toBe(pods.counters.expired);
-    expect(byLabel('relisting', 'watching')).toBe(pods.counters.relists);
-    expect(byLabel('listing', 'watching')).toBe(1);
+    const count = (from: string, to: string) => edges.find((e) => e.from === from && e.to === to)?.count;
+    expect(count('watching', 'backoff')).toBe(pods.counters.transitions['watching→backoff']);
+    expect(count('backoff', 'relisting')).toBe(pods.counters.relists);
+    expect(count('relisting', 'watching')).toBe(pods.counters.relists);
+    expect(count('listing', 'watching')).toBe(1);
+    expect(edges.find((e) => e.from === 'watching' && e.to === 'relisting')).toBeUndefined();
+  });
+
+  it('counts watches opened again without a state change', () => {
+    const c = { ...pods.counters, watches: pods.counters.watches + 3 };
+    expect(rewatches(c)).toBe(rewatches(pods.counters) + 3);
+  });
+
+  it('explains each edge once, the arrows into stopped together', () => {
+    const rows = legendRows();
+    expect(rows.map((r) => r.edge)).toContain('watching → backoff');
+    expect(rows.map((r) => r.edge)).toContain('any → stopped');
+    expect(rows.filter((r) => r.edge.endsWith('stopped'))).toHaveLength(1);
   });
 });

@@ -1,32 +1,10 @@
 // Models for the reflector panel: the state machine (which states exist, which one is current, which were
 // visited), the session history as table rows, and the watch-event rate over time.
-import type { ReflectorState } from '../../../shared/protocol/events';
+import type { ReflectorState } from '../../../shared/protocol/reflector-machine';
 import type { InformerView, ReflectorSessionEntry } from '../../../shared/protocol/view';
 import type { ChartPoint } from '../../components/TimeSeriesChart';
 import { fmtDuration } from '../../components/format';
-
-/** The reflector's states in the order of a healthy life; backoff and relisting are its detours. */
-export const REFLECTOR_STATES: readonly ReflectorState[] = [
-  'idle',
-  'listing',
-  'watching',
-  'backoff',
-  'relisting',
-  'stopped',
-];
-
-/** The transitions the state machine draws, with what triggers each. */
-export const REFLECTOR_TRANSITIONS: readonly { from: ReflectorState; to: ReflectorState; on: string }[] = [
-  { from: 'idle', to: 'listing', on: 'start' },
-  { from: 'listing', to: 'watching', on: 'list ok' },
-  { from: 'watching', to: 'watching', on: 'timeout → rewatch' },
-  { from: 'watching', to: 'relisting', on: '410 Gone' },
-  { from: 'watching', to: 'backoff', on: 'watch error' },
-  { from: 'listing', to: 'backoff', on: 'list error' },
-  { from: 'backoff', to: 'listing', on: 'delay over' },
-  { from: 'relisting', to: 'watching', on: 'list ok' },
-  { from: 'watching', to: 'stopped', on: 'stop' },
-];
+import { visitedStates } from './state-diagram-model';
 
 export interface StateMachineModel {
   current: ReflectorState;
@@ -36,12 +14,7 @@ export interface StateMachineModel {
 }
 
 export function stateMachine(inf: InformerView): StateMachineModel {
-  const visited = new Set<ReflectorState>(['idle', inf.state]);
-  for (const e of inf.history) {
-    if (e.type === 'list') visited.add(e.relist ? 'relisting' : 'listing');
-    else if (e.type === 'watch') visited.add('watching');
-    else if (e.type === 'backoff') visited.add('backoff');
-  }
+  const visited = visitedStates(inf.counters, inf.state);
   return { current: inf.state, since: inf.stateSince, reason: inf.stateReason, visited };
 }
 
