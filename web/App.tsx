@@ -1,6 +1,6 @@
 // The shell: top bar (connection, server, stream rate), the navigation in pipeline order, banners for the
 // states a user must not miss (no connection, version mismatch, replay, lagging), and the focused panel.
-import { useCallback, useEffect } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type { RuntimeView } from '../shared/protocol/view';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
@@ -9,6 +9,7 @@ import { navigate, useRoute } from './client/route';
 import type { PanelId, Route } from './client/route';
 import type { StoreState } from './client/runtime-store';
 import { Banner, statusPill } from './components/Banner';
+import { HeldBanner, HeldPill, heldControllers } from './components/HeldBanner';
 import { RecordingToggle } from './components/RecordingToggle';
 import { ScopeFilter } from './components/ScopeFilter';
 import { Badge, Dot } from './components/Stat';
@@ -100,6 +101,13 @@ export function Shell({
   const stale = state.status.state === 'disconnected' || state.status.state === 'incompatible';
   const view = state.view;
   const server = state.server;
+  const held = heldControllers(state);
+  const main = useRef<HTMLElement>(null);
+  // A new page starts at its top: the scroll box is shared, so without this a panel opens where the last
+  // one was scrolled to.
+  useEffect(() => {
+    main.current?.scrollTo?.({ top: 0 });
+  }, [route.panel]);
   return (
     <div className="app">
       <header className="topbar">
@@ -114,6 +122,7 @@ export function Shell({
             {pill.text}
           </b>
         </span>
+        <HeldPill held={held} view={view} />
         <span className="meta">
           {server && (
             <span>
@@ -180,8 +189,9 @@ export function Shell({
           </div>
         ))}
       </nav>
-      <main className={stale ? 'main stale' : 'main'}>
+      <main ref={main} className={stale ? 'main stale' : 'main'}>
         <Banner state={state} now={now} />
+        <HeldBanner held={held} view={view} />
         {children}
       </main>
     </div>

@@ -4,6 +4,7 @@
 //
 // WARNING: wire-visible. `type` strings are stable: add new commands, never rename one.
 import type { ControllerName, ObjectKey } from './ids';
+import type { ReconcileOutcome } from './events-controller';
 
 /** Stop or restart stamping probe events into the ring (the runtime keeps running either way). */
 export interface RecordingCommand {
@@ -19,16 +20,38 @@ export interface StepCommand {
   controller: ControllerName;
 }
 
-/** Holds the controller when a matching key is about to be dispatched, or after a reconcile fails. */
+/** What a breakpoint waits for after a reconcile: one outcome, or any of error, terminalError and panic. */
+export type BreakOutcome = ReconcileOutcome | 'anyError';
+
+/**
+ * Adds, removes or toggles a breakpoint. Without id it adds one with the conditions given (every condition
+ * must hold): before a reconcile of a matching key (key alone, or with minAttempt), or after a reconcile that
+ * ended with outcome. With id: remove deletes it, enabled switches it on or off.
+ */
 export interface BreakpointCommand {
   type: 'step.breakpoint';
   controller: ControllerName;
-  /** Break before this key reconciles. */
+  /** A queue key, or a pattern where "*" matches any run of characters. */
   key?: ObjectKey;
-  /** Break after any reconcile that returns an error. */
+  /** Break after any reconcile that returns an error (outcome 'anyError'). */
   onError?: boolean;
-  /** Removes the matching breakpoint instead of adding it (key, or onError). */
+  /** Break after a reconcile that ended this way. */
+  outcome?: BreakOutcome;
+  /** Only from this attempt on (1 = first try). */
+  minAttempt?: number;
+  /** The breakpoint to remove or toggle, as listed in StepState.list. */
+  id?: string;
+  /** Removes the breakpoint (by id, or the one with the same conditions) instead of adding one. */
   remove?: boolean;
+  /** With id: enable or disable it. */
+  enabled?: boolean;
+}
+
+/** Resume dispatching and hold the key when it is next about to reconcile (a one-shot breakpoint). */
+export interface RunToCommand {
+  type: 'step.runTo';
+  controller: ControllerName;
+  key: ObjectKey;
 }
 
 /** Enqueue a key now, with cause "manual" (controller-runtime's queue.Add). */
@@ -107,6 +130,7 @@ export type Command =
   | RecordingCommand
   | StepCommand
   | BreakpointCommand
+  | RunToCommand
   | RequeueCommand
   | FaultInjectCommand
   | FaultClearCommand
@@ -126,6 +150,7 @@ export interface CommandResultMap {
   'step.next': StepState & { released?: ObjectKey };
   'step.resume': StepState;
   'step.breakpoint': StepState;
+  'step.runTo': StepState;
   requeue: { controller: ControllerName; key: ObjectKey };
   'fault.inject': { id: string };
   'fault.clear': { cleared: number };
@@ -156,15 +181,43 @@ export interface RecordingState {
   file?: string;
 }
 
+/** One breakpoint as the stepper lists it. */
+export interface StepBreakpoint {
+  id: string;
+  enabled: boolean;
+  key?: ObjectKey;
+  outcome?: BreakOutcome;
+  minAttempt?: number;
+  /** Removed when it fires (run to a key). */
+  once?: boolean;
+  /** Times it fired. */
+  hits: number;
+}
+
 /** A controller's step-mode state, as the ControllerStepper reports it. */
 export interface StepState {
   controller: ControllerName;
   holding: boolean;
-  /** Keys ready but held back from workers. */
+  /**
+   * Keys ready but held back from workers, plus keys held at a breakpoint, when the state was taken. The
+   * queue moves on without a status push: a live view counts ready keys from its own depth instead.
+   */
   held: number;
+  /** Key breakpoints and whether an error breakpoint exists: the summary older clients read. */
   breakpoints: { keys: ObjectKey[]; onError: boolean };
+  /** Every breakpoint, with its conditions, id and state. */
+  list?: StepBreakpoint[];
+  /** Keys a worker took and holds at a breakpoint, with that worker. */
+  holders?: { key: ObjectKey; worker: number }[];
+  /** The key the last step (or release) let through to a worker. */
+  lastReleased?: { key: ObjectKey; worker: number };
   /** Set when a breakpoint fired: what it stopped on. */
-  pausedAt?: { key: ObjectKey; reason: 'key' | 'error' | 'hold' };
+  pausedAt?: {
+    key: ObjectKey;
+    reason: 'key' | 'error' | 'hold' | 'breakpoint';
+    breakpoint?: string;
+    outcome?: ReconcileOutcome;
+  };
 }
 
 export interface ReplayState {

@@ -69,7 +69,7 @@ describe('panels over a live-like session', () => {
     expect(t).toContain('controller_runtime_reconcile_time_seconds');
     expect(t).toContain('terminalError');
     expect(t).toContain('conflict updating');
-    expect(t).toContain('Step mode');
+    expect(t).toContain('Step debugger');
     expect(t).toContain('Not connected to a server');
   });
 

@@ -54,8 +54,13 @@ export class CommandHandler {
       case 'step.resume':
         return this.stepper(cmd.controller).resume();
       case 'step.breakpoint': {
-        const bp = { ...(cmd.key !== undefined ? { key: cmd.key } : {}), ...(cmd.onError ? { onError: true } : {}) };
-        return this.stepper(cmd.controller).setBreakpoint(bp, cmd.remove ?? false);
+        const { type: _type, controller, remove, ...bp } = cmd;
+        return this.stepper(controller).setBreakpoint(bp, remove ?? false);
+      }
+      case 'step.runTo': {
+        const stepper = this.stepper(cmd.controller);
+        if (!stepper.runTo) throw unsupported('run to a key', "this controller's stepper cannot run to a key");
+        return stepper.runTo(cmd.key);
       }
       case 'requeue': {
         if (!ports.requeuer) throw unsupported('requeue', 'no controllers are running here');

@@ -1,7 +1,13 @@
 // What the dashboard can ask of the rest of the process. The transport only calls these interfaces; the
 // controller, cluster and replay engineers implement them and the composition root passes them in. Any
 // port left out makes its commands answer {ok:false, code:'unsupported'} with a message saying so.
-import type { FaultSpec, ReplaySpeed, ReplayState, StepState } from '../../../shared/protocol/commands';
+import type {
+  BreakpointCommand,
+  FaultSpec,
+  ReplaySpeed,
+  ReplayState,
+  StepState,
+} from '../../../shared/protocol/commands';
 import type { ClusterInfo } from '../../../shared/protocol/socket';
 
 /**
@@ -15,12 +21,20 @@ export interface ControllerStepper {
   next(): StepState & { released?: string };
   /** Dispatch freely again. Breakpoints stay armed. */
   resume(): StepState;
-  /** Add (or with remove, delete) a breakpoint: before `key` is dispatched, or after a reconcile error. */
-  setBreakpoint(bp: { key?: string; onError?: boolean }, remove: boolean): StepState;
+  /**
+   * Add a breakpoint with these conditions, or with remove delete it (by id, or the one with the same
+   * conditions), or with id and enabled switch it on or off. Throws, naming the problem, for an unknown id.
+   */
+  setBreakpoint(bp: BreakpointChange, remove: boolean): StepState;
+  /** Dispatch freely and hold key when it is next about to reconcile. */
+  runTo?(key: string): StepState;
   state(): StepState;
   /** Reports changes the stepper makes by itself (a breakpoint fired); returns an unsubscribe. */
   onChange?(listener: (state: StepState) => void): () => void;
 }
+
+/** A breakpoint command without its routing fields. */
+export type BreakpointChange = Omit<BreakpointCommand, 'type' | 'controller' | 'remove'>;
 
 /** Finds a controller's stepper; undefined when there is no such controller. */
 export type StepperLookup = (controller: string) => ControllerStepper | undefined;

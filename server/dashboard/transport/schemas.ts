@@ -69,9 +69,25 @@ export const commandSchema = z.discriminatedUnion('type', [
       controller: name,
       key: key.optional(),
       onError: z.boolean().optional(),
+      outcome: z.enum(['success', 'requeue', 'requeueAfter', 'error', 'terminalError', 'panic', 'anyError']).optional(),
+      minAttempt: z.number().int().min(1).max(1_000_000).optional(),
+      id: z.string().min(1).max(100).optional(),
       remove: z.boolean().optional(),
+      enabled: z.boolean().optional(),
     })
-    .refine((b) => b.key !== undefined || b.onError !== undefined, { message: 'a breakpoint needs key or onError' }),
+    .refine(
+      (b) =>
+        b.id !== undefined ||
+        b.key !== undefined ||
+        b.onError !== undefined ||
+        b.outcome !== undefined ||
+        b.minAttempt !== undefined,
+      {
+        message:
+          'a breakpoint needs an id (to remove or toggle it) or a condition: key, outcome, onError or minAttempt',
+      },
+    ),
+  z.strictObject({ type: z.literal('step.runTo'), controller: name, key }),
   z.strictObject({ type: z.literal('requeue'), controller: name, key }),
   z.strictObject({
     type: z.literal('fault.inject'),

@@ -259,7 +259,10 @@ export class Controller {
       if (got.shutdown) return;
       const req = got.item;
       try {
-        await this.stepper.afterGet(requestKey(req), admitted, signal);
+        await this.stepper.afterGet(requestKey(req), admitted, signal, {
+          worker: id,
+          attempt: queue.numRequeues(req) + 1,
+        });
         this.active++;
         this.metrics.activeWorkers.inc({ controller: this.name });
         try {
@@ -280,6 +283,7 @@ export class Controller {
     if (!queue) throw new Error(`controller ${this.name} is not started`);
     const key = requestKey(req);
     const started = this.clock.now();
+    const attempt = queue.numRequeues(req) + 1;
     if (this.probe.enabled) {
       this.probe.emit({
         kind: 'reconcile.start',
@@ -287,14 +291,13 @@ export class Controller {
         key,
         worker,
         causes,
-        attempt: queue.numRequeues(req) + 1,
+        attempt,
       });
     }
     const { result, err, hasErr, panicked, timedOut } = await this.reconcile(req);
     if (timedOut) this.metrics.reconcileTimeouts.inc({ controller: this.name });
     if (hasErr) {
       this.log.error(err, 'Reconciler error', { object: key, namespace: req.namespace, name: req.name });
-      this.stepper.reconcileFailed(key);
     }
     const handled = handleResult({
       queue,
@@ -321,6 +324,8 @@ export class Controller {
         ...(handled.requeueAfterMs !== undefined ? { requeueAfterMs: handled.requeueAfterMs } : {}),
       });
     }
+    // After the end is reported, so a viewer sees the reconcile that a breakpoint stopped on.
+    this.stepper.reconcileEnded(key, handled.outcome, attempt);
   }
 
   /** The reconcile wrapper: fresh context per request, optional deadline, panic recovery. */

@@ -1,14 +1,25 @@
 // Adapts a controller's Stepper to the dashboard's ControllerStepper port (hold / next / resume /
-// setBreakpoint / state over shared/protocol's StepState). No upstream counterpart.
-import type { StepState } from '../../../shared/protocol/commands';
+// breakpoints / run to a key / state over shared/protocol's StepState). No upstream counterpart.
+import type { BreakOutcome, StepState } from '../../../shared/protocol/commands';
 import type { Controller } from './controller';
-import type { Breakpoint, StepperState } from './stepper';
+import type { StepperState } from './stepper';
+
+/** A breakpoint command as the port receives it: conditions to add, or an id to remove or toggle. */
+export interface StepBreakpointChange {
+  key?: string;
+  onError?: boolean;
+  outcome?: BreakOutcome;
+  minAttempt?: number;
+  id?: string;
+  enabled?: boolean;
+}
 
 export interface StepPort {
   hold(): StepState;
   next(): StepState & { released?: string };
   resume(): StepState;
-  setBreakpoint(bp: Breakpoint, remove: boolean): StepState;
+  setBreakpoint(bp: StepBreakpointChange, remove: boolean): StepState;
+  runTo(key: string): StepState;
   state(): StepState;
   onChange(listener: (state: StepState) => void): () => void;
 }
@@ -21,9 +32,12 @@ export function stepPort(controller: Controller): StepPort {
     // Ready keys stay in the queue while holding; that is what step mode holds back.
     held: st.stepMode ? (controller.getQueue()?.len() ?? 0) + st.held.length : 0,
     breakpoints: {
-      keys: st.breakpoints.filter((b) => b.key !== undefined).map((b) => b.key as string),
-      onError: st.breakpoints.some((b) => b.onError),
+      keys: st.breakpoints.filter((b) => b.key !== undefined && b.outcome === undefined).map((b) => b.key as string),
+      onError: st.breakpoints.some((b) => b.outcome === 'anyError'),
     },
+    list: st.breakpoints,
+    holders: st.holders,
+    ...(st.lastReleased ? { lastReleased: st.lastReleased } : {}),
     ...(st.pausedAt ? { pausedAt: st.pausedAt } : {}),
   });
   return {
@@ -34,10 +48,21 @@ export function stepPort(controller: Controller): StepPort {
     },
     resume: () => (s.disableStepMode(), view()),
     setBreakpoint: (bp, remove) => {
-      if (remove) s.removeBreakpoint(bp);
-      else s.setBreakpoint(bp);
+      const { id, enabled, ...spec } = bp;
+      if (id !== undefined) {
+        const found = remove ? s.removeBreakpointById(id) : enabled !== undefined && s.enableBreakpoint(id, enabled);
+        if (!found) {
+          throw new Error(
+            remove || enabled !== undefined
+              ? `controller ${controller.name} has no breakpoint "${id}" (it may have fired once and gone)`
+              : 'a breakpoint id needs remove or enabled',
+          );
+        }
+      } else if (remove) s.removeBreakpoint(spec);
+      else s.setBreakpoint(spec);
       return view();
     },
+    runTo: (key) => (s.runTo(key), view()),
     state: () => view(),
     onChange: (listener) => s.onChange((st) => listener(view(st))),
   };

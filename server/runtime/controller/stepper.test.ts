@@ -6,7 +6,7 @@ import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
 import { FakeRequestQueue } from '../testing/fake-request-queue';
 import { Controller } from './controller';
 import { stepPort } from './step-port';
-import { Stepper, type StepperState } from './stepper';
+import { keyMatches, Stepper, type StepperState } from './stepper';
 
 function setup(fail: (r: Request) => boolean = () => false) {
   const queue = new FakeRequestQueue({ requeueDelayed: false });
@@ -94,6 +94,78 @@ describe('Controller step mode', () => {
     await stop();
   });
 
+  it('says which key a step let through and which worker took it', async () => {
+    const { c, queue, seen, stop } = setup();
+    c.stepper.enableStepMode();
+    add(queue, 'a', 'b');
+    await flushMicrotasks();
+    c.stepper.step();
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a']);
+    expect(c.stepper.state().lastReleased).toEqual({ key: 'ns/a', worker: 0 });
+    await stop();
+  });
+
+  it('names the worker holding a key at a breakpoint', async () => {
+    const { c, queue, stop } = setup();
+    c.stepper.setBreakpoint({ key: 'ns/b' });
+    add(queue, 'b');
+    await flushMicrotasks();
+    expect(c.stepper.state().holders).toEqual([{ key: 'ns/b', worker: 0 }]);
+    await stop();
+  });
+
+  it('a removed or disabled breakpoint no longer pauses the controller after resume', async () => {
+    const { c, queue, seen, stop } = setup((r) => r.name === 'a');
+    const bp = c.stepper.setBreakpoint({ key: 'ns/a' });
+    add(queue, 'a');
+    await flushMicrotasks();
+    expect(c.stepper.state().pausedAt).toMatchObject({ key: 'ns/a', reason: 'key', breakpoint: bp.id });
+    expect(c.stepper.enableBreakpoint(bp.id, false)).toBe(true);
+    c.stepper.disableStepMode();
+    await flushMicrotasks();
+    // It failed and came back: with the breakpoint off it runs again without holding.
+    add(queue, 'a');
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a', 'ns/a']);
+    expect(c.stepper.state().stepMode).toBe(false);
+    expect(c.stepper.removeBreakpointById(bp.id)).toBe(true);
+    expect(c.stepper.state().breakpoints).toEqual([]);
+    expect(c.stepper.removeBreakpointById(bp.id)).toBe(false);
+    await stop();
+  });
+
+  it('matches key patterns, outcomes and attempts', async () => {
+    const { c, queue, seen, stop } = setup((r) => r.name.startsWith('bad'));
+    c.stepper.setBreakpoint({ key: 'ns/bad-*', outcome: 'error' });
+    add(queue, 'good-1', 'bad-1', 'good-2');
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/good-1', 'ns/bad-1']);
+    expect(c.stepper.state()).toMatchObject({
+      stepMode: true,
+      pausedAt: { key: 'ns/bad-1', reason: 'breakpoint', outcome: 'error' },
+    });
+    c.stepper.clearBreakpoints();
+    c.stepper.setBreakpoint({ minAttempt: 3 });
+    c.stepper.disableStepMode();
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/good-1', 'ns/bad-1', 'ns/good-2']);
+    expect(c.stepper.state().stepMode).toBe(false);
+    await stop();
+  });
+
+  it('runs to a key: dispatches freely, then holds that key once', async () => {
+    const { c, queue, seen, stop } = setup();
+    c.stepper.enableStepMode();
+    add(queue, 'a', 'b', 'c');
+    await flushMicrotasks();
+    c.stepper.runTo('ns/b');
+    await flushMicrotasks();
+    expect(seen).toEqual(['ns/a']);
+    expect(c.stepper.state()).toMatchObject({ stepMode: true, held: ['ns/b'], breakpoints: [] });
+    await stop();
+  });
+
   it('lets stopped workers go while they wait for a permit', async () => {
     const { c, stop } = setup();
     c.stepper.enableStepMode();
@@ -112,7 +184,16 @@ describe('Stepper', () => {
     s.enableStepMode();
     s.step(2);
     expect(states.at(-1)).toMatchObject({ stepMode: true, permits: 2 });
-    expect(() => s.setBreakpoint({})).toThrow();
+    expect(() => s.setBreakpoint({})).toThrow(/key pattern, an outcome or a minimum attempt/);
+    expect(() => s.setBreakpoint({ minAttempt: 0 })).toThrow(/whole number/);
+  });
+
+  it('matches "*" patterns and nothing else as special', () => {
+    expect(keyMatches('ns/*', 'ns/a')).toBe(true);
+    expect(keyMatches('*/web-*', 'prod/web-1')).toBe(true);
+    expect(keyMatches('ns/a.b', 'ns/axb')).toBe(false);
+    expect(keyMatches('ns/a', 'ns/ab')).toBe(false);
+    expect(keyMatches(undefined, 'anything')).toBe(true);
   });
 });
 
@@ -134,7 +215,7 @@ describe('stepPort (the dashboard ControllerStepper shape)', () => {
     expect(port.state().breakpoints.keys).toEqual([]);
     port.next();
     await flushMicrotasks();
-    expect(port.state().pausedAt).toEqual({ key: 'ns/b', reason: 'error' });
+    expect(port.state().pausedAt).toMatchObject({ key: 'ns/b', reason: 'error', outcome: 'error' });
     expect(port.resume().holding).toBe(false);
     await stop();
   });
@@ -149,6 +230,19 @@ describe('stepPort (the dashboard ControllerStepper shape)', () => {
     expect(port.next().released).toBe('ns/a');
     await flushMicrotasks();
     expect(seen).toEqual(['ns/a']);
+    expect(port.state().lastReleased).toEqual({ key: 'ns/a', worker: 0 });
+    await stop();
+  });
+
+  it('toggles and removes breakpoints by id, refusing an unknown one by name', async () => {
+    const { c, stop } = setup();
+    const port = stepPort(c);
+    const st = port.setBreakpoint({ key: 'ns/*', minAttempt: 2 }, false);
+    const id = st.list?.[0]?.id as string;
+    expect(st.list).toEqual([{ id, enabled: true, hits: 0, key: 'ns/*', minAttempt: 2 }]);
+    expect(port.setBreakpoint({ id, enabled: false }, false).list?.[0]?.enabled).toBe(false);
+    expect(port.setBreakpoint({ id }, true).list).toEqual([]);
+    expect(() => port.setBreakpoint({ id }, true)).toThrow(`no breakpoint "${id}"`);
     await stop();
   });
 });

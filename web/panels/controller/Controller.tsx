@@ -9,6 +9,7 @@ import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C } from '../../components/colors';
 import { fmtClock, fmtCount, fmtDuration, fmtPercent, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
+import { useStoreState } from '../../client/hooks';
 import { controllerNames, focusController, focusKey } from '../focus';
 import type { PanelProps } from '../types';
 import { StepControls } from './StepControls';
@@ -26,6 +27,7 @@ const LONG_RECONCILE_MS = 10_000;
 
 export function Controller({ view, route, now }: PanelProps) {
   const c = focusController(view, route);
+  const holders = useStoreState((s) => (c ? s.serverStatus?.steppers[c.name]?.holders : undefined));
   if (!c) {
     return (
       <EmptyPage testId="panel-controller" title="Controller" card="Reconciles">
@@ -140,33 +142,46 @@ export function Controller({ view, route, now }: PanelProps) {
               </tr>
             </thead>
             <tbody>
-              {workers.map((w) => (
-                <tr
-                  key={w.worker}
-                  className={w.key ? 'clickable' : undefined}
-                  onClick={() => w.key && navigate({ panel: 'trace', controller: c.name, key: w.key })}
-                >
-                  <td className="num">{w.worker}</td>
-                  <td className="mono">
-                    {w.key ?? <span className="faint">idle</span>}
-                    {w.busyMs !== undefined && w.busyMs > LONG_RECONCILE_MS && (
-                      <>
-                        {' '}
-                        <Badge tone="warn" title="this reconcile has been running for a long time">
-                          long-running
-                        </Badge>
-                      </>
-                    )}
-                  </td>
-                  <td className="r num dim">
-                    {w.busyMs !== undefined
-                      ? fmtDuration(w.busyMs)
-                      : w.idleMs !== undefined
-                        ? `idle ${fmtDuration(w.idleMs)}`
-                        : ''}
-                  </td>
-                </tr>
-              ))}
+              {workers.map((w) => {
+                const heldKey = holders?.find((h) => h.worker === w.worker)?.key;
+                const shown = w.key ?? heldKey;
+                return (
+                  <tr
+                    key={w.worker}
+                    className={shown ? 'clickable' : undefined}
+                    onClick={() => shown && navigate({ panel: 'trace', controller: c.name, key: shown })}
+                  >
+                    <td className="num">{w.worker}</td>
+                    <td className="mono">
+                      {w.key ??
+                        (heldKey ? (
+                          <>
+                            {heldKey} <Badge tone="warn">held at breakpoint</Badge>
+                          </>
+                        ) : (
+                          <span className="faint">idle</span>
+                        ))}
+                      {w.busyMs !== undefined && w.busyMs > LONG_RECONCILE_MS && (
+                        <>
+                          {' '}
+                          <Badge tone="warn" title="this reconcile has been running for a long time">
+                            long-running
+                          </Badge>
+                        </>
+                      )}
+                    </td>
+                    <td className="r num dim">
+                      {w.busyMs !== undefined
+                        ? fmtDuration(w.busyMs)
+                        : heldKey
+                          ? 'waiting for Next'
+                          : w.idleMs !== undefined
+                            ? `idle ${fmtDuration(w.idleMs)}`
+                            : ''}
+                    </td>
+                  </tr>
+                );
+              })}
             </tbody>
           </table>
         </Card>
