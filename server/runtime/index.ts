@@ -1,6 +1,16 @@
 // The runtime's one front door, under upstream names (camelCased). Internals stay behind it: other parts
 // of the product, and users' controllers, import from here.
 
+// The upstream release followed, and the switch to an older release's defaults
+export {
+  UPSTREAM_VERSION,
+  UPSTREAM_DEFAULTS,
+  runtimeDefaults,
+  setRuntimeDefaults,
+  type RuntimeDefaults,
+  type UpstreamDefaultsRelease,
+} from './upstream';
+
 // Instrumentation, time, errors
 export type { Probe } from './instrumentation/probe';
 export { NOOP_PROBE, MultiProbe } from './instrumentation/probe';
@@ -25,7 +35,7 @@ export type {
 export { DeletedFinalStateUnknown } from './cache/interfaces';
 export { metaNamespaceKeyFunc, splitMetaNamespaceKey } from './cache/keys';
 export { newSharedIndexInformer, waitForCacheSync } from './cache/shared-informer';
-export { dropManagedFields } from './cache/transforms';
+export { dropManagedFields, transformStripManagedFields } from './cache/transforms';
 export {
   InformerCache,
   newInformerCache,

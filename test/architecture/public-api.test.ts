@@ -35,7 +35,7 @@ const TOP_VALUES = words(`
   DEFAULT_RENEW_DEADLINE_MS DEFAULT_RETRY_PERIOD_MS DeadlineExceededError DeletedFinalStateUnknown
   DynamicRESTMapper EventChannel HealthProbeServer HealthzHandler HttpClient InformerCache JITTER_FACTOR Kind
   LOW_PRIORITY LeaderElector LeaseLock ListWatch Manager MultiProbe NOOP_PROBE NULL_LOGGER RECONCILE_TIME_BUCKETS
-  RestClient RestConfig Stepper TerminalError addFinalizer and annotationChangedPredicate apiVersionOf applyPatch
+  RestClient RestConfig Stepper TerminalError UPSTREAM_DEFAULTS UPSTREAM_VERSION addFinalizer and annotationChangedPredicate apiVersionOf applyPatch
   asReconciler cache channelSource childContext containsFinalizer controllerMetrics createOrUpdate
   currentReconcileScope dropManagedFields enqueue enqueueRequestForObject enqueueRequestForOwner
   enqueueRequestsFromMapFunc errorMessage everything findStatusCondition funcSource funcs generationChangedPredicate getConfig
@@ -49,8 +49,8 @@ const TOP_VALUES = words(`
   newSharedIndexInformer newUnmanaged not or parseBindAddress parseGroupVersion parseSelector ping predicate
   predicateFuncs rawPatch realClock reconcileFunc refOf registry removeControllerReference removeFinalizer
   removeOwnerReference removeStatusCondition requestFromKey requestKey requestOf resourcePath resourceVersionChangedPredicate
-  runInReconcileScope runnableFunc sameGVK selectorFromSet setControllerReference setOwnerReference
-  setStatusCondition setupSignalHandler splitMetaNamespaceKey stepPort terminalError toGVK validateLeaderElectionConfig
+  runInReconcileScope runnableFunc runtimeDefaults sameGVK selectorFromSet setControllerReference setOwnerReference
+  setRuntimeDefaults setStatusCondition setupSignalHandler splitMetaNamespaceKey stepPort terminalError toGVK transformStripManagedFields validateLeaderElectionConfig
   waitForCacheSync wellKnownScope withControllerConfig withPredicates workqueue
 `);
 
@@ -65,10 +65,10 @@ const TOP_TYPES = words(`
   Logger ManagerOptions MapFunc NewInformerCacheOptions NewQueue NewQueueContext ObjectKey ObjectMeta ObjectReconciler
   ObjectType OperationResult OwnerRefOptions OwnerReference OwnsOptions Patch Predicate PredicateFuncs Probe Reader
   ReconcileContext ReconcileFn ReconcileScope Reconciler Request RequestQueue Requirement ResourceEventHandler
-  ResourceEventHandlerRegistration ResourceLock Result Runnable ScopeResolver Selector SelectorOperator
+  ResourceEventHandlerRegistration ResourceLock Result Runnable RuntimeDefaults ScopeResolver Selector SelectorOperator
   ServerRunnable SharedIndexInformer Source SourceContext StatusWriter StepPort StepperState Store SyncingSource
   TimerHandle TransformFunc TypedDelayingInterface TypedInterface TypedRateLimiter TypedRateLimitingInterface
-  UpdateEvent WarmupRunnable WatchStream WatchesOptions WebhookRunnable Writer
+  UpdateEvent UpstreamDefaultsRelease WarmupRunnable WatchStream WatchesOptions WebhookRunnable Writer
 `);
 
 const CACHE_VALUES = words(`
@@ -81,7 +81,7 @@ const CACHE_VALUES = words(`
   errorIs filteringResourceEventHandler gvkOf isConnectionRefused isInternalError isTooLargeResourceVersion
   listPages metaNamespaceIndexFunc metaNamespaceKeyFunc metaObjectToName newIndexer newIndexerInformer
   newSharedIndexInformer newStore newest objectNameString objectRef oldest parseObjectName processDeltas
-  splitMetaNamespaceKey waitForCacheSync
+  splitMetaNamespaceKey transformStripManagedFields waitForCacheSync
 `);
 
 const CACHE_TYPES = words(`

@@ -43,7 +43,7 @@ export interface ControllerConfig<T extends KubeObject> {
   /** Names the informer in probe events. Default objectType. */
   informer?: string;
   random?: () => number;
-  /** Initial sync through a WatchList stream instead of LIST. Default false. */
+  /** Initial sync through a WatchList stream instead of LIST. Default as the Reflector's. */
   useWatchList?: boolean;
 }
 
@@ -71,7 +71,7 @@ export class Controller<T extends KubeObject = KubeObject> {
       clock: config.clock ?? realClock,
       probe: config.probe ?? NOOP_PROBE,
       ...(config.random ? { random: config.random } : {}),
-      useWatchList: config.useWatchList ?? false,
+      ...(config.useWatchList !== undefined ? { useWatchList: config.useWatchList } : {}),
     });
   }
 

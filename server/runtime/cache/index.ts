@@ -69,4 +69,4 @@ export {
   type SharedIndexInformerOptions,
   type FifoKind,
 } from './shared-informer';
-export { dropManagedFields, chainTransforms } from './transforms';
+export { dropManagedFields, chainTransforms, transformStripManagedFields } from './transforms';

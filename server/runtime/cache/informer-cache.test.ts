@@ -6,6 +6,7 @@ import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
 import { ScriptedListWatch } from '../testing/scripted-list-watch';
 import { isNotFound } from '../util/errors';
 import { InformerCache, type InformerCacheOptions, type ListerWatcherRequest } from './informer-cache';
+import { transformStripManagedFields } from './transforms';
 
 const POD: GroupVersionKind = { group: '', version: 'v1', kind: 'Pod' };
 const NODE: GroupVersionKind = { group: '', version: 'v1', kind: 'Node' };
@@ -73,7 +74,6 @@ describe('InformerCache', () => {
     expect(got.metadata.name).toBe('a');
     expect(got.apiVersion).toBe('v1');
     expect(got.kind).toBe('Pod');
-    expect(got.metadata.managedFields).toBeUndefined();
     got.metadata.labels = { mutated: 'yes' };
     const again = await cache.get<KubeObject>(POD, { namespace: 'default', name: 'a' });
     expect(again.metadata.labels).toEqual({});
@@ -199,12 +199,22 @@ describe('InformerCache', () => {
     await flushMicrotasks();
   });
 
-  it('keeps managedFields when the default transform is turned off', async () => {
-    const { cache, start, ac, lwFor, clock } = setup({ defaultTransform: null });
+  it('keeps managedFields by default: upstream sets no default transform', async () => {
+    const { cache, start, ac, lwFor, clock } = setup();
     lwFor('Pod').add(pod('default', 'a'));
     const run = start();
     const got = await drive(clock, cache.get<KubeObject>(POD, { namespace: 'default', name: 'a' }));
     expect(got.metadata.managedFields).toHaveLength(1);
+    ac.abort();
+    await run;
+  });
+
+  it('drops managedFields when the user sets transformStripManagedFields()', async () => {
+    const { cache, start, ac, lwFor, clock } = setup({ defaultTransform: transformStripManagedFields() });
+    lwFor('Pod').add(pod('default', 'a'));
+    const run = start();
+    const got = await drive(clock, cache.get<KubeObject>(POD, { namespace: 'default', name: 'a' }));
+    expect(got.metadata.managedFields).toBeUndefined();
     ac.abort();
     await run;
   });

@@ -1,6 +1,7 @@
 // Ports controller-runtime pkg/cache/informer_cache.go + pkg/cache/internal/informers.go: one lazily created
 // SharedIndexInformer per GVK, started with the cache (or at once when the cache already runs), serving
-// the manager client's reads. Objects lose managedFields on the way in by default.
+// the manager client's reads. Objects are stored as the server sends them unless a transform is set
+// (upstream has no default transform; cache.TransformStripManagedFields is opt-in).
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
 import type { ClientListOptions, GetOptions, ObjectKey, ObjectType, Reader } from '../client/interfaces';
 import type { ListerWatcher } from '../client/lister-watcher';
@@ -17,7 +18,6 @@ import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './indexer';
 import { CacheReader, fieldIndexName, keyToNamespacedKey, ALL_NAMESPACES } from './informer-cache-reader';
 import type { Indexer, SharedIndexInformer, TransformFunc } from './interfaces';
 import { newSharedIndexInformer, waitForCacheSync, type SharedIndexInformerOptions } from './shared-informer';
-import { dropManagedFields } from './transforms';
 
 export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
 
@@ -38,7 +38,7 @@ export interface InformerCacheOptions {
   namespace?: string;
   defaultLabelSelector?: string;
   defaultFieldSelector?: string;
-  /** Default dropManagedFields; pass null for none. */
+  /** Applied to every object before it is stored. Default none (transformStripManagedFields() is opt-in). */
   defaultTransform?: TransformFunc<KubeObject> | null;
   /** Resync base; each informer gets base × [0.9, 1.1). Default 10h. */
   syncPeriodMs?: number;
@@ -200,7 +200,7 @@ export class InformerCache implements Reader {
       labelSelector: this.o.defaultLabelSelector,
       fieldSelector: this.o.defaultFieldSelector,
     });
-    const transform = this.o.defaultTransform === undefined ? dropManagedFields : this.o.defaultTransform;
+    const transform = this.o.defaultTransform ?? undefined;
     const base = this.o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS;
     const informer = (this.o.newInformer ?? newSharedIndexInformer)({
       listerWatcher: lw,

@@ -44,8 +44,8 @@ export interface ReflectorOptions<T extends KubeObject> {
   random?: () => number;
   /**
    * Get the initial state from one WatchList stream (sendInitialEvents=true) instead of a LIST, falling
-   * back to LIST on errors. Default false (client-go turns it on by default since 1.35; the servers we
-   * talk to may not support it).
+   * back to LIST on errors. Default: runtimeDefaults().watchListClient (on, as client-go since 1.35)
+   * unless the lister-watcher declares isWatchListSemanticsUnSupported().
    */
   useWatchList?: boolean;
 }

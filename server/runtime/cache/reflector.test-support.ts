@@ -17,7 +17,8 @@ export interface FuncLW extends ListerWatcher {
   listCalls: ListOptions[];
   watchCalls: ListOptions[];
 }
-/** A ListerWatcher whose answers the test scripts call by call. */
+/** A ListerWatcher whose answers the test scripts call by call. Like client-go's fakes it declares no
+ *  WatchList support, so reflectors LIST unless a test sets useWatchList. */
 export function funcLW(
   list: (o: ListOptions, n: number) => KubeList | Promise<KubeList>,
   watch: (o: ListOptions, n: number) => WatchStream | Promise<WatchStream>,
@@ -25,6 +26,7 @@ export function funcLW(
   const lw: FuncLW = {
     listCalls: [],
     watchCalls: [],
+    isWatchListSemanticsUnSupported: () => true,
     list: async (o) => {
       lw.listCalls.push({ ...o });
       return list(o, lw.listCalls.length);

@@ -1,10 +1,17 @@
 // Ports client-go tools/cache/reflector.go as an explicit state machine:
-// idle → listing → watching ⇄ backoff → relisting … → stopped. The initial state comes from a paginated
-// LIST or, when useWatchList is set, from a WatchList stream (sendInitialEvents).
+// idle → listing → watching ⇄ backoff → relisting … → stopped. The initial state comes from a WatchList
+// stream (sendInitialEvents; the default, as client-go since 1.35) or from a paginated LIST, which is also
+// the fallback whenever the stream fails.
 import type { KubeObject } from '../../../shared/models/object';
 import type { ReflectorState } from '../../../shared/protocol/events-cache';
 import type { InformerId } from '../../../shared/protocol/ids';
-import type { ListOptions, ListerWatcher, WatchStream } from '../client/lister-watcher';
+import {
+  doesClientNotSupportWatchListSemantics,
+  type ListOptions,
+  type ListerWatcher,
+  type WatchStream,
+} from '../client/lister-watcher';
+import { runtimeDefaults } from '../upstream';
 import { NOOP_PROBE } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
@@ -75,7 +82,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.maxInternalErrorRetryDurationMs = options.maxInternalErrorRetryDurationMs ?? 0;
     this.watchErrorHandler = options.watchErrorHandler;
     this.report = new ReflectorReporter(options.probe ?? NOOP_PROBE, this.informer, this.clock);
-    this.useWatchList = options.useWatchList ?? false;
+    // As client-go: the WatchListClient gate, unless the lister-watcher says it cannot stream.
+    this.useWatchList =
+      options.useWatchList ??
+      (runtimeDefaults().watchListClient && !doesClientNotSupportWatchListSemantics(options.listerWatcher));
   }
 
   get state(): ReflectorState {

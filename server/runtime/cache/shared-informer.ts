@@ -23,6 +23,7 @@ import type {
 import { deletionHandlingMetaNamespaceKeyFunc, metaOf } from './keys';
 import { ProcessorListener, SharedProcessor, determineResyncPeriod } from './processor-listener';
 import { RealFIFO } from './real-fifo';
+import { runtimeDefaults } from '../upstream';
 import type { ReflectorState } from '../../../shared/protocol/events-cache';
 import type { CacheStore } from './store';
 
@@ -39,7 +40,7 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   resyncPeriodMs?: number;
   /** Default {} (controller-runtime callers add { namespace: metaNamespaceIndexFunc }). */
   indexers?: Indexers<T>;
-  /** Queue between reflector and indexer. Default 'RealFIFO', as current client-go. */
+  /** Queue between reflector and indexer. Default 'RealFIFO' (client-go's InOrderInformers), see runtimeDefaults. */
   fifo?: FifoKind;
   /** Applied once to each object before it is stored. Default none. */
   transform?: TransformFunc<T>;
@@ -58,7 +59,7 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   informerId?: InformerId;
   /** Default Math.random (backoff jitter, watch timeouts). */
   random?: () => number;
-  /** Initial sync (and relists) through a WatchList stream (sendInitialEvents) instead of LIST. Default false. */
+  /** Initial sync (and relists) through a WatchList stream (sendInitialEvents) instead of LIST. Default as the Reflector's. */
   useWatchList?: boolean;
 }
 
@@ -83,7 +84,7 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
   constructor(options: SharedIndexInformerOptions<T>) {
     this.options = options;
     this.id = options.informerId ?? options.objectType ?? '';
-    this.fifoKind = options.fifo ?? 'RealFIFO';
+    this.fifoKind = options.fifo ?? (runtimeDefaults().inOrderInformers ? 'RealFIFO' : 'DeltaFIFO');
     this.clock = options.clock ?? realClock;
     this.probe = options.probe ?? NOOP_PROBE;
     this.indexer = newIndexer<T>(deletionHandlingMetaNamespaceKeyFunc, options.indexers ?? {}, {
@@ -234,7 +235,7 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
         ? { maxInternalErrorRetryDurationMs: o.maxInternalErrorRetryDurationMs }
         : {}),
       ...(o.random ? { random: o.random } : {}),
-      useWatchList: o.useWatchList ?? false,
+      ...(o.useWatchList !== undefined ? { useWatchList: o.useWatchList } : {}),
       clock: this.clock,
       probe: this.probe,
     });

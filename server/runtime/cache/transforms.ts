@@ -11,6 +11,11 @@ export function dropManagedFields<T extends KubeObject>(obj: T): T {
   return { ...obj, metadata };
 }
 
+/** cache.TransformStripManagedFields: the opt-in transform that drops managedFields before storing. */
+export function transformStripManagedFields(): TransformFunc<KubeObject> {
+  return dropManagedFields;
+}
+
 /** Applies transforms left to right. */
 export function chainTransforms<T>(...fns: TransformFunc<T>[]): TransformFunc<T> {
   return (obj) => fns.reduce((o, f) => f(o), obj);

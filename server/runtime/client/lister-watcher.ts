@@ -24,4 +24,15 @@ export interface ListerWatcher<T extends KubeObject = KubeObject> {
   list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>>;
   /** Opens a watch. Rejects with ApiError when the server refuses it (e.g. 410 for an expired resourceVersion). */
   watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream<T>>;
+  /**
+   * client-go's watchlist.DoesClientNotSupportWatchListSemantics: a lister-watcher that returns true here
+   * (fakes, recordings) never gets a WatchList request by default. Absent means supported.
+   */
+  isWatchListSemanticsUnSupported?(): boolean;
+}
+
+/** True only when lw declares it cannot serve WatchList requests. */
+export function doesClientNotSupportWatchListSemantics(lw: object): boolean {
+  const f = (lw as { isWatchListSemanticsUnSupported?: unknown }).isWatchListSemanticsUnSupported;
+  return typeof f === 'function' && (f as () => unknown).call(lw) === true;
 }

@@ -20,6 +20,7 @@ import { DEFAULT_CACHE_SYNC_TIMEOUT_MS, type ControllerOptions, type ControllerQ
 import { handleResult } from './result-handling';
 import { Stepper } from './stepper';
 import type { TypedRateLimiter } from '../workqueue/interfaces';
+import { runtimeDefaults } from '../upstream';
 
 /** Names taken per metrics registry (upstream keeps one process-wide set for the same reason). */
 const usedNames = new WeakMap<Registry, Set<string>>();
@@ -88,7 +89,7 @@ export class Controller {
     this.probe = opts.probe ?? NOOP_PROBE;
     this.metrics = controllerMetrics(this.registry);
     this.log = (opts.log ?? NULL_LOGGER).withValues({ controller: opts.name });
-    this.newQueue = opts.newQueue ?? defaultNewQueue(opts.usePriorityQueue ?? true);
+    this.newQueue = opts.newQueue ?? defaultNewQueue(opts.usePriorityQueue ?? runtimeDefaults().usePriorityQueue);
     this.rateLimiter = opts.rateLimiter;
     this.forKind = opts.forKind;
     this.enableWarmup = opts.enableWarmup ?? false;

@@ -4,6 +4,8 @@ import { newRegistry } from '../metrics/registry';
 import { reconcileFunc, requestKey, type Result } from '../reconcile/reconcile';
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
 import { RecordingProbe } from '../testing/recording-probe';
+import { setRuntimeDefaults } from '../upstream';
+import { PriorityQueue } from '../workqueue/priority-queue';
 import { Controller } from './controller';
 
 for (const usePriorityQueue of [true, false]) {
@@ -48,3 +50,30 @@ for (const usePriorityQueue of [true, false]) {
     });
   });
 }
+
+describe('the queue a controller gets without options', () => {
+  it('is the priority queue (v0.23 and later), and the rate-limiting queue with the v0.21 defaults', async () => {
+    const build = async () => {
+      const c = new Controller({
+        name: 'q',
+        registry: newRegistry(false),
+        clock: new FakeClock(),
+        reconciler: reconcileFunc(async () => ({})),
+      });
+      const ac = new AbortController();
+      const run = c.start(ac.signal);
+      await flushMicrotasks();
+      const q = c.getQueue();
+      ac.abort();
+      await run;
+      return q;
+    };
+    expect(await build()).toBeInstanceOf(PriorityQueue);
+    const saved = setRuntimeDefaults('v0.21');
+    try {
+      expect(await build()).not.toBeInstanceOf(PriorityQueue);
+    } finally {
+      setRuntimeDefaults(saved);
+    }
+  });
+});

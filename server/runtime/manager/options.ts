@@ -20,7 +20,7 @@ export interface CacheOptions {
   namespace?: string;
   defaultLabelSelector?: string;
   defaultFieldSelector?: string;
-  /** Default drop managedFields; null for none. */
+  /** Applied to every object before it is stored. Default none; transformStripManagedFields() drops managedFields. */
   defaultTransform?: TransformFunc<KubeObject> | null;
   /** Default 10h. */
   syncPeriodMs?: number;

@@ -16,6 +16,12 @@ export interface ScriptedListWatchOptions<T extends KubeObject> {
   initialObjects?: T[];
   /** Refuse sendInitialEvents with 422 Invalid, like a server without WatchList. Default false. */
   rejectWatchList?: boolean;
+  /**
+   * Declare WatchList support, so reflectors built with default options stream from it. Default false:
+   * like client-go's fake clients, a scripted source says it lacks WatchList semantics and reflectors
+   * LIST unless a test asks for the stream.
+   */
+  watchListSemantics?: boolean;
 }
 
 export interface MutationOptions {
@@ -142,15 +148,21 @@ export class ScriptedListWatch<T extends KubeObject = KubeObject> implements Lis
   private nextSnapshot = 0;
   private readonly clock: Clock | undefined;
   private readonly rejectWatchList: boolean;
+  private readonly watchListSemantics: boolean;
   private readonly apiVersion: string;
   private readonly kind: string;
 
   constructor(options: ScriptedListWatchOptions<T> = {}) {
     this.clock = options.clock;
     this.rejectWatchList = options.rejectWatchList ?? false;
+    this.watchListSemantics = options.watchListSemantics ?? false;
     this.apiVersion = options.apiVersion ?? 'v1';
     this.kind = options.kind ?? 'Pod';
     for (const o of options.initialObjects ?? []) this.add(o);
+  }
+
+  isWatchListSemanticsUnSupported(): boolean {
+    return !this.watchListSemantics;
   }
 
   /** The current resourceVersion. */

@@ -143,7 +143,7 @@ export function defineManagerSuite(target: () => ManagerSuiteTarget): void {
     expect(requests.some((e) => !e.cached && e.verb === 'create' && e.ref.name === 'p1')).toBe(true);
   });
 
-  it('holds the created pods in the informer cache, without managedFields', async () => {
+  it('holds the created pods in the informer cache as the server sent them (managedFields too)', async () => {
     const ns = await namespace('cache');
     const client = mgr.getClient();
     await client.create(pod(ns, 'c1'));
@@ -155,7 +155,13 @@ export function defineManagerSuite(target: () => ManagerSuiteTarget): void {
     const got = await client.get<KubeObject>(Pod, { namespace: ns, name: 'c1' });
     expect(got.metadata.name).toBe('c1');
     expect(got.metadata.uid).toBeTruthy();
-    expect(got.metadata.managedFields).toBeUndefined();
+    // Upstream's cache has no default transform: managedFields stay unless the user strips them.
+    const fromServer = await mgr.getAPIReader().get<KubeObject>(Pod, { namespace: ns, name: 'c1' });
+    expect(got.metadata.managedFields).toEqual(fromServer.metadata.managedFields);
+    // The informer filled itself with a WatchList stream (the default) and never had to fall back to LIST.
+    // (A WatchList starts from resourceVersion "", a first LIST from "0".)
+    expect(probe.ofKind('reflector.listBegin').find((e) => e.informer === 'v1/Pod')?.resourceVersion).toBe('');
+    expect(probe.ofKind('reflector.error').filter((e) => e.informer === 'v1/Pod')).toEqual([]);
     // Label selectors are answered by the cache too.
     expect((await cache.list(Pod, { namespace: ns, labelSelector: 'app=demo' })).items).toHaveLength(2);
     expect((await cache.list(Pod, { namespace: ns, labelSelector: 'app=other' })).items).toHaveLength(0);
