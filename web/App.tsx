@@ -1,5 +1,6 @@
 // The shell: top bar (connection, server, stream rate), the navigation in pipeline order, banners for the
 // states a user must not miss (no connection, version mismatch, replay, lagging), and the focused panel.
+import { failedReconciles } from '../shared/protocol/reconcile-outcomes';
 import { useCallback, useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type { RuntimeView } from '../shared/protocol/view';
@@ -69,10 +70,7 @@ function navBadge(id: PanelId, view: RuntimeView): ReactNode {
       return n > 0 ? <Badge tone="info">{fmtCount(n)}</Badge> : null;
     }
     case 'controller': {
-      const n = controllers.reduce(
-        (s, c) => s + c.reconciles.error + c.reconciles.panic + c.reconciles.terminalError,
-        0,
-      );
+      const n = controllers.reduce((s, c) => s + failedReconciles(c.reconciles), 0);
       return n > 0 ? <Badge tone="err">{fmtCount(n)}</Badge> : null;
     }
     case 'trace': {

@@ -5,7 +5,10 @@ import type { ReflectorState } from './reflector-machine';
 
 export type { ReflectorState } from './reflector-machine';
 
-export type DeltaType = 'Added' | 'Updated' | 'Deleted' | 'Replaced' | 'Sync';
+/** client-go's DeltaType values, in the order panels list them. */
+export const DELTA_TYPES = ['Added', 'Updated', 'Deleted', 'Replaced', 'Sync'] as const;
+
+export type DeltaType = (typeof DELTA_TYPES)[number];
 
 export interface ReflectorStateEvent {
   kind: 'reflector.state';

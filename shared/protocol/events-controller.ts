@@ -1,14 +1,9 @@
 // Events from controller-runtime: controllers, handlers/predicates, reconciles, the manager.
 import type { ControllerName, ObjectKey, ObjectRef } from './ids';
 import type { EnqueueCause } from './events-workqueue';
+import type { ReconcileOutcome } from './reconcile-outcomes';
 
-export type ReconcileOutcome =
-  | 'success'
-  | 'requeue' // Result.Requeue (rate limited)
-  | 'requeueAfter'
-  | 'error'
-  | 'terminalError'
-  | 'panic'; // the reconciler threw (recovered)
+export type { ReconcileOutcome } from './reconcile-outcomes';
 
 export interface ControllerLifecycleEvent {
   kind: 'controller.lifecycle';

@@ -17,15 +17,6 @@ export const RECONCILE_TIME_BUCKETS: readonly number[] = [
   2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
 ];
 
-export const RECONCILE_OUTCOMES: readonly ReconcileOutcome[] = [
-  'success',
-  'requeue',
-  'requeueAfter',
-  'error',
-  'terminalError',
-  'panic',
-];
-
 /** Bounds that keep a view small however long the process runs. Carried in the view so both sides agree. */
 export interface ViewLimits {
   /** Keys kept per controller; idle keys seen longest ago are evicted first. Default 2000. */

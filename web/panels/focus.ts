@@ -1,4 +1,5 @@
 // Which informer / controller / key a panel shows when the route names none (or one that is gone).
+import { failedReconciles } from '../../shared/protocol/reconcile-outcomes';
 import type { ControllerView, InformerView, KeyView, RuntimeView } from '../../shared/protocol/view';
 import type { Route } from '../client/route';
 
@@ -42,8 +43,7 @@ export function focusController(
   if (route.controller && view.controllers[route.controller]) return view.controllers[route.controller];
   const all = sortedControllers(view);
   if (prefer === 'first' || all.length < 2) return all[0];
-  const trouble = (c: ControllerView) =>
-    c.hotLoops.length * 1e9 + c.reconciles.error + c.reconciles.panic + c.reconciles.terminalError;
+  const trouble = (c: ControllerView) => c.hotLoops.length * 1e9 + failedReconciles(c.reconciles);
   // Stable sorts keep name order among equals, so ties go to the first name either way.
   const ranked = all.slice().sort((a, b) => (prefer === 'trouble' ? trouble(b) - trouble(a) : trouble(a) - trouble(b)));
   return ranked[0];

@@ -1,5 +1,6 @@
 // The controller: reconciles by outcome, the duration histogram in controller-runtime's buckets, the
 // worker pool, handlers and predicates, the client calls reconciles make, and step-mode controls.
+import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
 import { Breakdown, HistogramBars } from '../../components/Bars';
 import { Card, Empty } from '../../components/Card';
 import { DataTable } from '../../components/DataTable';
@@ -35,7 +36,7 @@ export function Controller({ view, route, now }: PanelProps) {
       </EmptyPage>
     );
   }
-  const errors = c.reconciles.error + c.reconciles.terminalError + c.reconciles.panic;
+  const errors = failedReconciles(c.reconciles);
   const q = (p: number) => {
     const s = histogramQuantile(c.histogram, p);
     return s === undefined ? undefined : s * 1000;

@@ -2,7 +2,7 @@
 // controller-runtime's buckets, quantiles, throughput over time, and the worker pool.
 import type { ReconcileOutcome } from '../../../shared/protocol/events';
 import type { ControllerView, Histogram } from '../../../shared/protocol/view';
-import { RECONCILE_OUTCOMES } from '../../../shared/protocol/view';
+import { RECONCILE_OUTCOMES } from '../../../shared/protocol/reconcile-outcomes';
 import type { HistogramBar } from '../../components/Bars';
 import type { BreakdownRow } from '../../components/Bars';
 import type { ChartPoint } from '../../components/TimeSeriesChart';

@@ -5,8 +5,7 @@ import type { InformerView, PendingDeltas } from '../../../shared/protocol/view'
 import type { BreakdownRow } from '../../components/Bars';
 import type { ChartPoint } from '../../components/TimeSeriesChart';
 import { DELTA_COLOR } from '../../components/colors';
-
-export const DELTA_TYPES: readonly DeltaType[] = ['Added', 'Updated', 'Deleted', 'Replaced', 'Sync'];
+import { DELTA_TYPES } from '../../../shared/protocol/events-cache';
 
 export interface PendingRow extends PendingDeltas {
   ageMs: number;

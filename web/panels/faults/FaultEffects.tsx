@@ -1,4 +1,5 @@
 // What faults do, and the live counters they move, so the effect of an injection shows on the same page.
+import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
 import type { RuntimeView } from '../../../shared/protocol/view';
 import { Card } from '../../components/Card';
 import { Stat, Stats } from '../../components/Stat';
@@ -21,7 +22,7 @@ export function Effects({ view }: { view: RuntimeView }) {
         <Stat label="Relists" value={fmtCount(sum(infs, (i) => i.counters.relists))} />
         <Stat label="Backoffs" value={fmtCount(sum(infs, (i) => i.counters.backoffs))} />
         <Stat label="Watch errors" value={fmtCount(sum(infs, (i) => i.counters.errors))} />
-        <Stat label="Reconcile errors" value={fmtCount(sum(ctrls, (c) => c.reconciles.error + c.reconciles.panic))} />
+        <Stat label="Reconcile errors" value={fmtCount(sum(ctrls, (c) => failedReconciles(c.reconciles)))} />
         <Stat label="Retries" value={fmtCount(sum(ctrls, (c) => c.retries))} />
         <Stat label="409 Conflicts" value={fmtCount(sum(ctrls, (c) => c.client.conflicts))} />
         <Stat label="Keys waiting" value={fmtCount(sum(ctrls, (c) => c.depth.waiting))} />

@@ -1,5 +1,6 @@
 // Teaching mode: each building block explained in a few sentences, beside the live numbers of the same
 // block in this process, and one object's real journey through all of them.
+import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
 import type { ReactNode } from 'react';
 import { Card, Empty } from '../../components/Card';
 import { PageHead } from '../../components/PageHead';
@@ -320,7 +321,7 @@ export function Learn({ view, route }: PanelProps) {
               <dt>median duration</dt>
               <dd>{fmtDuration(p50 !== undefined ? p50 * 1000 : undefined)}</dd>
               <dt>errors</dt>
-              <dd>{fmtCount(c.reconciles.error + c.reconciles.panic + c.reconciles.terminalError)}</dd>
+              <dd>{fmtCount(failedReconciles(c.reconciles))}</dd>
             </>
           )
         }

@@ -1,6 +1,7 @@
 // Builds the pipeline map: one lane per informer (API server → reflector → DeltaFIFO → indexer → handlers)
 // and one per controller (handlers → workqueue → workers → reconciler), each box with its live numbers and
 // each arrow with the rate flowing through it.
+import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
 import type { ControllerView, InformerView, RuntimeView } from '../../../shared/protocol/view';
 import type { Tone } from '../../components/Stat';
 import { REFLECTOR_TONE } from '../../components/colors';
@@ -110,7 +111,7 @@ export function controllerSources(c: ControllerView, informers: readonly Informe
 }
 
 export function controllerLane(c: ControllerView, informers: readonly InformerView[]): ControllerLane {
-  const errors = c.reconciles.error + c.reconciles.terminalError + c.reconciles.panic;
+  const errors = failedReconciles(c.reconciles);
   const handlerEvents = Object.values(c.handlers).reduce((s, h) => s + h.events, 0);
   const filtered = Object.values(c.handlers).reduce((s, h) => s + h.filtered, 0);
   const lane: ControllerLane = {

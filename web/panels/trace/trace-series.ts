@@ -1,5 +1,6 @@
 // One key's story, built for reading top to bottom: what is pending now, then each reconcile (newest first)
 // with every cause it absorbed, its result and the writes it made, and the hot-loop evidence when there is one.
+import { isFailedOutcome } from '../../../shared/protocol/reconcile-outcomes';
 import type { EnqueueCause } from '../../../shared/protocol/events';
 import type { ControllerView, KeyView, ReconcileRecord, WriteRecord } from '../../../shared/protocol/view';
 import { refKey } from '../../../shared/protocol/view';
@@ -87,7 +88,7 @@ export function cadenceSeries(k: KeyView, bucketMs = 1000): ChartPoint[] {
     const p = points.get(Math.floor(r.startTs / bucketMs) * bucketMs) as ChartPoint;
     p.reconciles = (p.reconciles ?? 0) + 1;
     if (r.selfCaused) p.selfCaused = (p.selfCaused ?? 0) + 1;
-    if (r.outcome && r.outcome !== 'success' && r.outcome !== 'requeueAfter') p.failed = (p.failed ?? 0) + 1;
+    if (r.outcome && isFailedOutcome(r.outcome)) p.failed = (p.failed ?? 0) + 1;
   }
   return [...points.values()];
 }
