@@ -18,13 +18,28 @@ export const NOOP_PROBE: Probe = Object.freeze({
 
 /**
  * Fans events out to several probes; enabled while any of them is. They share the one event object, so a
- * probe that stamps in place (the recorder) is seen stamped by the probes after it.
+ * probe that stamps in place (the recorder) is seen stamped by the probes after it. Probes can join later
+ * (a dashboard attached to a manager that already built its cache): every block holds this one object, so
+ * a probe added before the blocks run sees everything they emit.
  */
 export class MultiProbe implements Probe {
-  constructor(private readonly probes: Probe[]) {}
+  private probes: Probe[];
+
+  constructor(probes: Probe[] = []) {
+    this.probes = [...probes];
+  }
 
   get enabled(): boolean {
-    return this.probes.some((p) => p.enabled);
+    const ps = this.probes;
+    return ps.length === 1 ? (ps[0] as Probe).enabled : ps.some((p) => p.enabled);
+  }
+
+  /** Adds a probe; the returned function removes it again. */
+  add(probe: Probe): () => void {
+    this.probes = [...this.probes, probe];
+    return () => {
+      this.probes = this.probes.filter((p) => p !== probe);
+    };
   }
 
   emit(event: RuntimeEvent): void {

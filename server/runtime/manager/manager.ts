@@ -15,7 +15,7 @@ import { DynamicRESTMapper } from '../client/rest-mapper';
 import { Controller } from '../controller/controller';
 import type { ControllerConfig } from '../controller/options';
 import { wellKnownScope } from '../handler/enqueue-owner';
-import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import { MultiProbe, type Probe } from '../instrumentation/probe';
 import {
   DEFAULT_LEASE_DURATION_MS,
   DEFAULT_RENEW_DEADLINE_MS,
@@ -39,7 +39,9 @@ import type { CacheRunnable, Runnable } from './runnable';
 
 export class Manager {
   readonly clock: Clock;
+  /** What every block the manager builds reports to: the probe given in the options, plus any added later. */
   readonly probe: Probe;
+  private readonly probes: MultiProbe;
   readonly registry: Registry;
   readonly log: Logger;
   private readonly config?: RestConfig;
@@ -69,7 +71,8 @@ export class Manager {
     if (!config && !(o.client && o.newCache)) throw new Error('must specify Config');
     this.config = config;
     this.clock = o.clock ?? realClock;
-    this.probe = o.probe ?? NOOP_PROBE;
+    this.probes = new MultiProbe(o.probe ? [o.probe] : []);
+    this.probe = this.probes;
     this.registry = o.registry ?? defaultRegistry;
     this.log = o.log ?? NULL_LOGGER;
     this.gracefulShutdownTimeoutMs = o.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS;
@@ -89,9 +92,8 @@ export class Manager {
       this.cache = (o.newCache as () => InformerCache)();
       this.apiReader = o.apiReader ?? (o.client as Client);
     }
-    this.client =
-      o.client ??
-      new CachedClient({ client: rest as RestClient, cache: this.cache, probe: this.probe, clock: this.clock });
+    const clientOptions = { client: rest as RestClient, cache: this.cache, probe: this.probe, clock: this.clock };
+    this.client = o.client ?? (o.newClient ? o.newClient(clientOptions) : new CachedClient(clientOptions));
 
     const leaseClient = o.leaderElectionClient ?? rest ?? o.client;
     this.lock = leaseClient ? newResourceLock(leaseClient, o) : undefined;
@@ -108,6 +110,14 @@ export class Manager {
         healthz: this.getHealthzHandler(),
       });
     }
+  }
+
+  /**
+   * Adds a probe after construction (a dashboard attached in the user's main). Every block the manager built
+   * or builds reports to it from then on; the returned function detaches it.
+   */
+  addProbe(probe: Probe): () => void {
+    return this.probes.add(probe);
   }
 
   /** Add: classifies r into its group (started at once if that group already runs). */

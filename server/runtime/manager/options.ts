@@ -3,6 +3,7 @@ import type { Registry } from 'prom-client';
 import type { KubeObject } from '../../../shared/models/object';
 import type { InformerCache } from '../cache/informer-cache';
 import type { TransformFunc } from '../cache/interfaces';
+import type { CachedClientOptions } from '../client/cached-client';
 import type { Client, Reader } from '../client/interfaces';
 import type { DynamicRESTMapper } from '../client/rest-mapper';
 import type { ControllerConfig } from '../controller/options';
@@ -51,6 +52,11 @@ export interface ManagerOptions extends LeaderElectionOptions {
   /** Replace the built pieces (tests, or embedding without a kubeconfig). */
   newCache?: () => InformerCache;
   client?: Client;
+  /**
+   * Builds the manager's client from the uncached REST client and the cache (controller-runtime's
+   * Options.NewClient). Default: the cache-backed client. Used to wrap the client, e.g. to refuse writes.
+   */
+  newClient?: (o: CachedClientOptions) => Client;
   apiReader?: Reader;
   mapper?: DynamicRESTMapper;
   /** The client the Lease lock uses (default the uncached REST client). */
