@@ -71,6 +71,31 @@ export interface ManagerLifecycleEvent {
   error?: string;
 }
 
+/**
+ * A user's controller module under `controller-scope run`: loaded (its setup ran), failed (with where and
+ * what was expected), reloaded after an edit (`--watch`), or stopped. Emitted by the run host, not the runtime.
+ */
+export interface ModuleLifecycleEvent {
+  kind: 'module.lifecycle';
+  /** The file as the user named it. */
+  file: string;
+  phase: 'loading' | 'loaded' | 'failed' | 'stopped';
+  /** 1 for the first load; each reload adds one. */
+  generation: number;
+  /** Controllers its setup registered (phase loaded). */
+  controllers?: string[];
+  /** Phase failed: what went wrong, where, and what the module must export. */
+  error?: ModuleError;
+}
+
+export interface ModuleError {
+  message: string;
+  /** The file and position the error points at (the user's file, or one it imports), when known. */
+  at?: { file: string; line: number; column?: number };
+  /** What a module must export, for errors about its shape. */
+  expected?: string;
+}
+
 export interface LeaderElectionEvent {
   kind: 'leaderelection.state';
   lease: string;
@@ -86,4 +111,5 @@ export type ControllerEvent =
   | ReconcileEndEvent
   | ClientRequestEvent
   | ManagerLifecycleEvent
+  | ModuleLifecycleEvent
   | LeaderElectionEvent;

@@ -7,7 +7,7 @@ import type { Draft } from './reduce-draft';
 import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './reduce-hotloop';
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
-import type { ControllerSeriesPoint, ControllerView, KeyView, ReconcileRecord } from './view';
+import type { ControllerSeriesPoint, ControllerView, KeyView, ModuleView, ReconcileRecord } from './view';
 import { emptyHistogram } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
@@ -308,6 +308,8 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       d.view.manager = m;
       return;
     }
+    case 'module.lifecycle':
+      return moduleLifecycle(d, ev);
     case 'leaderelection.state': {
       const leaders = d.child(d.view, 'leaders');
       const prev = leaders[ev.lease];
@@ -417,4 +419,33 @@ function observe(d: Draft, c: ControllerView, seconds: number): void {
   counts[i] = (counts[i] ?? 0) + 1;
   h.sum += seconds;
   h.count++;
+}
+
+function moduleLifecycle(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 'module.lifecycle' }>>): void {
+  const modules = [...d.view.modules];
+  const i = modules.findIndex((m) => m.file === ev.file);
+  const prev = i >= 0 ? modules[i] : undefined;
+  const reloading = ev.phase === 'loading' && ev.generation > 1 && prev?.generation !== ev.generation;
+  const next: ModuleView = {
+    file: ev.file,
+    phase: ev.phase,
+    generation: ev.generation,
+    since: ev.ts,
+    seq: ev.seq,
+    controllers: ev.controllers ?? (ev.phase === 'failed' ? [] : (prev?.controllers ?? [])),
+    reloads: reloading ? [...(prev?.reloads ?? []), ev.seq] : (prev?.reloads ?? []),
+    ...(ev.error ? { error: ev.error } : {}),
+  };
+  if (i >= 0) modules[i] = next;
+  else modules.push(next);
+  d.view.modules = modules;
+  if (ev.phase === 'failed' && ev.error) {
+    const at = ev.error.at ? ` (${ev.error.at.file}:${ev.error.at.line})` : '';
+    notable(d, ev, 'error', `${ev.file}: ${ev.error.message}${at}`);
+  } else if (reloading) {
+    notable(d, ev, 'info', `${ev.file}: reloading after a change (generation ${ev.generation})`);
+  } else if (ev.phase === 'loaded') {
+    const names = next.controllers.join(', ') || 'no controllers';
+    notable(d, ev, 'info', `${ev.file}: loaded (${names})`);
+  }
 }

@@ -76,6 +76,7 @@ function apply(d: Draft, ev: StampedEvent): void {
     case 'reconcile':
     case 'client':
     case 'manager':
+    case 'module':
     case 'leaderelection':
       applyControllerEvent(d, ev as Stamped<ControllerEvent>);
       return;

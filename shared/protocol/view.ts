@@ -7,7 +7,7 @@ import type { ControllerName, InformerId, ObjectKey, ObjectRef } from './ids';
 import type { DeltaType, ReflectorState } from './events-cache';
 import type { ReflectorTransitionId } from './reflector-machine';
 import type { CauseType, EnqueueCause, QueueDepth } from './events-workqueue';
-import type { ReconcileOutcome } from './events-controller';
+import type { ModuleError, ReconcileOutcome } from './events-controller';
 import type { StampedEvent } from './events';
 import { PROTOCOL_VERSION } from './version';
 
@@ -398,6 +398,20 @@ export interface LeaderView {
   since: number;
 }
 
+/** A user's controller module under `controller-scope run`, newest state first-class, history in notable. */
+export interface ModuleView {
+  file: string;
+  phase: 'loading' | 'loaded' | 'failed' | 'stopped';
+  generation: number;
+  since: number;
+  /** seq of the event that put it in this phase: a marker for "before / after my fix". */
+  seq: number;
+  controllers: string[];
+  error?: ModuleError;
+  /** seqs at which a reload (generation > 1) began, oldest first. */
+  reloads: number[];
+}
+
 export interface RuntimeView {
   protocolVersion: number;
   limits: ViewLimits;
@@ -410,6 +424,8 @@ export interface RuntimeView {
   controllers: Record<ControllerName, ControllerView>;
   manager?: ManagerView;
   leaders: Record<string, LeaderView>;
+  /** User modules run by `controller-scope run`, in the order they were first seen. */
+  modules: ModuleView[];
   /** Recent raw events, newest last. */
   log: StampedEvent[];
   notable: NotableEntry[];
@@ -426,6 +442,7 @@ export function createView(limits: Partial<ViewLimits> = {}): RuntimeView {
     informers: {},
     controllers: {},
     leaders: {},
+    modules: [],
     log: [],
     notable: [],
   };
