@@ -17,6 +17,10 @@ export interface DashboardOptions {
   cluster: ClusterChoice;
   namespace?: string;
   controllers: DemoControllerName[];
+  /** User controller modules (`controller-scope run FILE…`), in the order given. Default none. */
+  files?: string[];
+  /** Reload a module when it or a local file it imports changes. Default false. */
+  watch?: boolean;
   port: number;
   host: string;
   authToken?: string;
@@ -42,6 +46,11 @@ export const HELP = `controller-scope: watch a Kubernetes controller work, live.
 
 Usage:
   controller-scope [flags]                      the dashboard (embedded sandbox cluster unless told otherwise)
+  controller-scope run FILE… [--watch] [flags]  your own controllers under the dashboard: each FILE is a
+                                                TypeScript or JavaScript module exporting a setup function
+                                                (export default async function setup(mgr: Manager), or a
+                                                named setup / setupWithManager); no example controllers
+                                                run unless --controllers names them
   controller-scope sandbox [--port P] [--kubeconfig-out FILE]
                                                 only the sandbox API server, for kubectl and other clients
 
@@ -56,8 +65,11 @@ Cluster (pick one; default: the embedded sandbox, even when you have a kubeconfi
 
 What to run:
   -n, --namespace NS          watch only namespace NS (default: all namespaces)
-      --controllers LIST      comma-separated demo controllers to run: ${DEMO_CONTROLLERS.join(', ')}
-                              (default: all on the sandbox and envtest, pod-counter on a real cluster)
+      --controllers LIST      comma-separated demo controllers to run: ${DEMO_CONTROLLERS.join(', ')},
+                              or none (default: all on the sandbox and envtest, pod-counter on a real
+                              cluster, none with run)
+      --watch                 with run: reload a FILE when it, or a local file it imports, changes (the
+                              dashboard, its history and the cluster stay)
 
 Dashboard:
       --port N                port to listen on (default 7070; 0 picks a free one)
@@ -86,6 +98,7 @@ function parsePort(flag: string, value: string | undefined, fallback: number): n
 
 function parseControllers(value: string | undefined, fallback: DemoControllerName[]): DemoControllerName[] {
   if (value === undefined) return fallback;
+  if (value.trim() === 'none') return [];
   const names = value
     .split(',')
     .map((s) => s.trim())
@@ -94,7 +107,7 @@ function parseControllers(value: string | undefined, fallback: DemoControllerNam
   const unknown = names.filter((n) => !known.has(n));
   if (unknown.length > 0 || names.length === 0) {
     throw new CliUsageError(
-      `--controllers expects a comma-separated list of ${DEMO_CONTROLLERS.join(', ')}; ` +
+      `--controllers expects none or a comma-separated list of ${DEMO_CONTROLLERS.join(', ')}; ` +
         (unknown.length ? `unknown: ${unknown.join(', ')}` : 'got an empty list'),
     );
   }
@@ -145,9 +158,10 @@ export function parseCli(argv: string[]): CliOptions {
     };
   }
 
+  const run = argv[0] === 'run';
   const { values, positionals } = parse(() =>
     parseArgs({
-      args: argv,
+      args: run ? argv.slice(1) : argv,
       strict: true,
       allowPositionals: true,
       options: {
@@ -165,16 +179,24 @@ export function parseCli(argv: string[]): CliOptions {
         'allow-writes': { type: 'boolean' },
         record: { type: 'string' },
         open: { type: 'boolean' },
+        watch: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
   );
   if (values.help) return { command: 'help', text: HELP };
-  if (positionals.length > 0) {
+  if (!run && positionals.length > 0) {
     throw new CliUsageError(
-      `unexpected argument '${positionals[0]}': the only subcommand is 'sandbox'. Run with --help.`,
+      `unexpected argument '${positionals[0]}': the subcommands are 'run' and 'sandbox'. Run with --help.`,
     );
   }
+  if (run && positionals.length === 0) {
+    throw new CliUsageError(
+      'run expects one or more controller files, e.g. controller-scope run ./controller.ts. Run with --help.',
+    );
+  }
+  if (values.watch && !run) throw new CliUsageError('--watch goes with run FILE: controller-scope run FILE --watch');
+  if (run && values.replay) throw new CliUsageError('run needs a cluster; --replay plays a recording instead');
 
   const chosen = [
     values.sandbox && '--sandbox',
@@ -203,12 +225,14 @@ export function parseCli(argv: string[]): CliOptions {
     throw new CliUsageError('--auth-token must be at least 16 characters (or leave it out to have one generated)');
   }
   const realCluster = cluster.mode === 'kubeconfig';
-  const defaultControllers: DemoControllerName[] = realCluster ? ['pod-counter'] : [...DEMO_CONTROLLERS];
+  const defaultControllers: DemoControllerName[] = run ? [] : realCluster ? ['pod-counter'] : [...DEMO_CONTROLLERS];
   return {
     command: 'dashboard',
     cluster,
     namespace: values.namespace,
     controllers: parseControllers(values.controllers, defaultControllers),
+    files: run ? positionals : [],
+    watch: values.watch ?? false,
     port: parsePort('--port', values.port, 7070),
     host,
     authToken,

@@ -4,9 +4,11 @@ import type { DashboardOptions as CliDashboardOptions } from './cli-options';
 import { startCluster, type RunningCluster } from './cluster/connect';
 import { ClusterControlsImpl } from './cluster/controls';
 import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
-import { objectSourceOver } from './dashboard-object-source';
+import { objectSourceOver } from './dashboard/cache-object-source';
 import { registerDemoControllers, WRITING_DEMOS, type DemoName } from './demo';
-import { newManager, newRegistry, stepPort, type Manager } from './runtime';
+import { CachedClient, newManager, newRegistry, stepPort, type Manager } from './runtime';
+import { readOnlyClient } from './run/read-only-client';
+import { UserModules } from './run/user-modules';
 
 export interface RunningApp {
   url: string;
@@ -47,24 +49,39 @@ export async function runApp(
     log(`not starting '${c}': it writes to the cluster, and ${cluster.name} is read-only without --allow-writes`);
   }
 
-  // The object source reads the manager's cache lazily (the manager needs the recorder as its probe first).
-  const recorder = new Recorder({ objectSource: objectSourceOver(() => manager.getCache()) });
+  // The object source reads the managers' caches lazily (a manager needs the recorder as its probe first).
+  const recorder = new Recorder({ objectSource: objectSourceOver(() => managers().map((m) => m.getCache())) });
   const registry = newRegistry(true);
-  const manager: Manager = newManager(cluster.config, {
-    probe: recorder,
-    registry,
-    ...(opts.namespace ? { cache: { namespace: opts.namespace } } : {}),
-  });
+  // One manager for the examples, one per user module; all report to the recorder and share the registry.
+  const clusterManager = (): Manager =>
+    newManager(cluster.config, {
+      probe: recorder,
+      registry,
+      ...(opts.namespace ? { cache: { namespace: opts.namespace } } : {}),
+      ...(writable ? {} : { newClient: (o) => readOnlyClient(new CachedClient(o), cluster.name) }),
+    });
+  const manager = clusterManager();
   await registerDemoControllers(manager, controllers, { namespace: 'demo' });
+  const files = opts.files ?? [];
+  const user =
+    files.length > 0
+      ? new UserModules({ files, watch: opts.watch ?? false, probe: recorder, newManager: clusterManager, log })
+      : undefined;
+  await user?.start();
+  const managers = (): Manager[] => [manager, ...(user?.managers() ?? [])];
+  const controllerNames = (): string[] => managers().flatMap((m) => m.getControllers().map((c) => c.name));
 
   const controls = new ClusterControlsImpl(cluster, writable);
-  const byName = (name: string) => manager.getControllers().find((c) => c.name === name);
+  const byName = (name: string) =>
+    managers()
+      .flatMap((m) => m.getControllers())
+      .find((c) => c.name === name);
   const dashboard = await startDashboard({
     ...auth,
     recorder,
     registry,
     cluster: controls.info,
-    controllers: manager.getControllers().map((c) => c.name),
+    controllers: controllerNames,
     ports: {
       steppers: (name) => {
         const c = byName(name);
@@ -82,7 +99,7 @@ export async function runApp(
         recorder,
         file: opts.record,
         cluster: controls.info,
-        controllers: manager.getControllers().map((c) => c.name),
+        controllers: controllerNames(),
       })
     : undefined;
 
@@ -93,7 +110,7 @@ export async function runApp(
   log(
     `cluster: ${cluster.kind} ${cluster.server}${cluster.kubeconfigPath ? ` (kubectl --kubeconfig ${cluster.kubeconfigPath} get pods -A)` : ''}`,
   );
-  log(`controllers: ${controllers.join(', ') || 'none'}`);
+  if (controllers.length > 0 || files.length === 0) log(`example controllers: ${controllers.join(', ') || 'none'}`);
   return {
     url: dashboard.url,
     dashboard,
@@ -104,6 +121,7 @@ export async function runApp(
       await dashboard.close();
       ac.abort();
       await running;
+      await user?.stop();
       await writer?.close();
       await cluster.stop();
     },

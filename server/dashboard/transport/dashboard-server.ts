@@ -24,7 +24,8 @@ export interface DashboardOptions extends AuthOptions {
   mode?: 'live' | 'replay';
   /** Default {kind:'none', writable:false}. */
   cluster?: ClusterInfo;
-  controllers?: string[];
+  /** The controllers' names, or a function giving them now (they change when a user module reloads). */
+  controllers?: string[] | (() => string[]);
   notReadyReason?: () => string | undefined;
   clock?: Clock;
   /** Slow-client and replay limits, see SocketServerOptions. */

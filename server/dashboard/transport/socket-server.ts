@@ -38,7 +38,8 @@ export interface SocketServerOptions {
   auth: AuthPolicy;
   ports?: DashboardPorts;
   /** What hello reports about this server. */
-  info: { mode: 'live' | 'replay'; cluster: ClusterInfo; controllers: string[]; startedAt?: number };
+  /** controllers may be a function: the set changes when `run --watch` reloads a module. */
+  info: { mode: 'live' | 'replay'; cluster: ClusterInfo; controllers: string[] | (() => string[]); startedAt?: number };
   /** Default realClock. */
   clock?: Clock;
   /** Packets waiting in a client's socket before it counts as slow. Default 8 (8 batches). */
@@ -123,7 +124,7 @@ export class DashboardSocketServer {
     this.cleanups.push(opts.recorder.onReset((reason) => this.onReset(reason)));
     const replay = opts.ports?.replay;
     if (replay?.onChange) this.cleanups.push(replay.onChange(() => this.broadcastStatus()));
-    for (const name of opts.info.controllers) {
+    for (const name of this.controllerNames()) {
       const stepper = opts.ports?.steppers?.(name);
       if (stepper?.onChange) this.cleanups.push(stepper.onChange(() => this.broadcastStatus()));
     }
@@ -144,14 +145,19 @@ export class DashboardSocketServer {
       serverEpoch: this.opts.recorder.serverEpoch,
       mode: this.opts.info.mode,
       cluster: this.opts.info.cluster,
-      controllers: this.opts.info.controllers,
+      controllers: this.controllerNames(),
       startedAt: this.startedAt,
       capabilities,
     };
   }
 
   status(): ServerStatus {
-    return buildStatus(this.opts.recorder, this.opts.ports ?? {}, this.opts.info.controllers);
+    return buildStatus(this.opts.recorder, this.opts.ports ?? {}, this.controllerNames());
+  }
+
+  private controllerNames(): string[] {
+    const c = this.opts.info.controllers;
+    return typeof c === 'function' ? c() : c;
   }
 
   clientStats(): ClientStats[] {
