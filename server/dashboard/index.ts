@@ -9,6 +9,13 @@
 //   const r = await openReplay({ file, speed });
 //   const dash = await startDashboard({ recorder: r.recorder, mode: 'replay', cluster: r.cluster,
 //                                      controllers: r.controllers, ports: { replay: r.source } });
+//
+// and, for a user's own main (the package's `controller-scope/dashboard` entry), one call around a manager:
+//
+//   await serveDashboard(mgr, { bindAddress: '127.0.0.1:7070' });
+export { serveDashboard, parseDashboardBindAddress } from './serve-dashboard';
+export type { ServeDashboardOptions, ServedDashboard } from './serve-dashboard';
+export { objectSourceOver } from './cache-object-source';
 export { Recorder } from './recorder/recorder';
 export type { RecorderOptions, BatchListener } from './recorder/recorder';
 export type { ObjectSource } from './recorder/object-source';

@@ -9,7 +9,7 @@ import type { KubeObject } from '../../shared/models/object';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
 import { SandboxServer } from '../../server/cluster/sandbox';
 import { Recorder, RecordingWriter, startDashboard, type DashboardServer } from '../../server/dashboard';
-import { objectSourceOver } from '../../server/dashboard-object-source';
+import { objectSourceOver } from '../../server/dashboard/cache-object-source';
 import {
   getConfig,
   newControllerManagedBy,

@@ -2,6 +2,7 @@
 // (the current view, one object with its recent versions). Socket.io attaches to the same server.
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Registry } from 'prom-client';
@@ -14,13 +15,15 @@ export interface HttpAppOptions {
   auth: AuthPolicy;
   /** Served at /metrics. Default: no /metrics route. */
   registry?: Registry;
-  /** The built web app. Default dist/web under the working directory, when it exists. */
+  /** The built web app. Default this package's dist/web (wherever it is installed), when it exists. */
   staticDir?: string;
   /** Readiness: undefined when ready, else the reason (503). Default always ready. */
   notReadyReason?: () => string | undefined;
 }
 
 const CORE = '_';
+/** `npm run build` writes the web app here; a packed tarball ships it. Found from this file, not the cwd. */
+const BUILT_WEB_APP = fileURLToPath(new URL('../../../dist/web', import.meta.url));
 
 export function createHttpApp(opts: HttpAppOptions): express.Express {
   const app = express();
@@ -80,7 +83,7 @@ export function createHttpApp(opts: HttpAppOptions): express.Express {
     res.status(404).json({ error: 'no such API' });
   });
 
-  const dir = resolve(opts.staticDir ?? join(process.cwd(), 'dist', 'web'));
+  const dir = resolve(opts.staticDir ?? BUILT_WEB_APP);
   if (existsSync(join(dir, 'index.html'))) {
     app.use(express.static(dir, { index: 'index.html' }));
     // Client-side routes fall back to the app shell.
