@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { KubeObject } from '../shared/models/object';
-import { objectSourceOver } from './dashboard-object-source';
-import { cache as rcache, metaNamespaceKeyFunc, type InformerCache } from './runtime';
+import type { KubeObject } from '../../shared/models/object';
+import { objectSourceOver } from './cache-object-source';
+import { cache as rcache, metaNamespaceKeyFunc, type InformerCache } from '../runtime';
 
 describe('objectSourceOver', () => {
   it("shows objects without managedFields while the controller's cache keeps them", () => {
