@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { App } from './App';
+import { recordingUrl } from './components/RecordingControls';
 import { RuntimeStore } from './client/runtime-store';
 import { fixtureView } from './fixtures/fixture-view';
 import { renderText, storeWith } from './fixtures/render';
@@ -48,7 +49,7 @@ describe('App shell', () => {
     expect(t).toContain('Replay of incident.jsonl');
   });
 
-  it('offers play, speed and seek controls for a replay, and the recording toggle', () => {
+  it('offers play, speed and seek controls for a replay, and no recording control', () => {
     const store = storeWith(fixtureView());
     store.setStatus({ state: 'replaying', source: 'incident.jsonl' });
     store.setServerStatus({
@@ -81,8 +82,40 @@ describe('App shell', () => {
     expect(t).toContain('▶ Play');
     expect(t).toContain('10×');
     expect(t).toContain('4.00s / 8.00s');
-    expect(t).toContain('Paused');
     expect(t).toContain('read-only');
+    // A replay records nothing new: no per-viewer Rec, and no server file to pause.
+    expect(t).not.toContain('● Rec');
+    expect(t).not.toContain('server file');
+  });
+
+  it('offers recording per viewer, and shows the server file only when there is one, never as a stream switch', () => {
+    const store = storeWith(fixtureView());
+    store.setStatus({ state: 'live' });
+    store.setSnapshot(fixtureView(), {
+      protocolVersion: 1,
+      serverEpoch: 'e',
+      mode: 'live',
+      cluster: { kind: 'sandbox', writable: true },
+      controllers: [],
+      startedAt: 0,
+      capabilities: { step: true, requeue: true, faults: true, workload: true, replay: false, recording: true },
+    });
+    const status = { recording: { paused: false, evicted: 0 }, steppers: {}, faults: [] };
+    store.setServerStatus(status);
+    let t = renderText(<App />, store);
+    expect(t).toContain('● Rec');
+    expect(t).not.toContain('server file');
+    expect(t).not.toContain('Recording');
+    store.setServerStatus({ ...status, recording: { paused: false, evicted: 0, file: 'session.jsonl' } });
+    t = renderText(<App />, store);
+    expect(t).toContain('● server file recording');
+    expect(t).toContain('LIVE');
+  });
+
+  it("builds a viewer recording's download address with the span and the token", () => {
+    expect(recordingUrl('http://127.0.0.1:7070/', 12, 340, 't0k')).toBe(
+      'http://127.0.0.1:7070/api/recording?fromSeq=12&toSeq=340&token=t0k',
+    );
   });
 
   it('says when the stream is filtered', () => {

@@ -11,7 +11,7 @@ import type { PanelId, Route } from './client/route';
 import type { StoreState } from './client/runtime-store';
 import { Banner, statusPill } from './components/Banner';
 import { HeldBanner, HeldPill, heldControllers } from './components/HeldBanner';
-import { RecordingToggle } from './components/RecordingToggle';
+import { ServerRecording, ViewerRecording } from './components/RecordingControls';
 import { ScopeFilter } from './components/ScopeFilter';
 import { Badge, Dot } from './components/Stat';
 import { fmtCount, fmtDuration } from './components/format';
@@ -151,9 +151,8 @@ export function Shell({
         </span>
         <span className="spacer" />
         <ScopeFilter view={store.liveView} sub={state.subscription} serverControllers={server?.controllers} />
-        {server?.capabilities.recording && state.serverStatus && (
-          <RecordingToggle recording={state.serverStatus.recording} />
-        )}
+        {server?.mode === 'live' && <ViewerRecording now={now} />}
+        {state.serverStatus && <ServerRecording recording={state.serverStatus.recording} />}
         <button
           type="button"
           className="btn small"

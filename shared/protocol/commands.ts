@@ -6,7 +6,10 @@
 import type { ControllerName, ObjectKey } from './ids';
 import type { ReconcileOutcome } from './events-controller';
 
-/** Stop or restart stamping probe events into the ring (the runtime keeps running either way). */
+/**
+ * Pause or resume writing the server's --record file. Viewers' streams never stop for it (each viewer records
+ * its own span with GET /api/recording); refused when the server writes no file.
+ */
 export interface RecordingCommand {
   type: 'recording.pause' | 'recording.resume';
 }
@@ -174,6 +177,7 @@ export type Ack<T> = { ok: true; result: T } | { ok: false; error: string; code?
 export type AckErrorCode = 'invalid' | 'unsupported' | 'forbidden' | 'notFound' | 'failed' | 'incompatible';
 
 export interface RecordingState {
+  /** The --record file is paused (events skipped, then a gap marker), or the recorder itself was paused. */
   paused: boolean;
   /** Events dropped while paused are not counted; this counts what the ring evicted for space. */
   evicted: number;

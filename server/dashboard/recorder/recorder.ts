@@ -72,6 +72,8 @@ export class Recorder implements Probe {
   private readonly resetListeners = new Set<ResetListener>();
   /** File being written by a recording listener, shown in RecordingState. */
   recordingFile: string | undefined;
+  /** The --record file skips events while true; viewers' streams never stop for it. */
+  recordingFilePaused = false;
 
   constructor(opts: RecorderOptions = {}) {
     this.clock = opts.clock ?? realClock;
@@ -247,9 +249,20 @@ export class Recorder implements Probe {
     return this.recordingState();
   }
 
+  /** Pauses writing the --record file (the stream to every viewer goes on); the file gets a gap marker. */
+  pauseRecordingFile(): RecordingState {
+    this.recordingFilePaused = true;
+    return this.recordingState();
+  }
+
+  resumeRecordingFile(): RecordingState {
+    this.recordingFilePaused = false;
+    return this.recordingState();
+  }
+
   recordingState(): RecordingState {
     return {
-      paused: this.paused,
+      paused: this.paused || (this.recordingFile !== undefined && this.recordingFilePaused),
       evicted: this.ring.evicted,
       ...(this.recordingFile ? { file: this.recordingFile } : {}),
     };

@@ -17,6 +17,11 @@ export interface RecordingHeader {
   cluster: ClusterInfo;
   controllers: string[];
   viewLimits: ViewLimits;
+  /**
+   * Set when one viewer recorded a span of a live session: the seqs they recorded. Events before fromSeq are
+   * in the file so the replay rebuilds the same view.
+   */
+  range?: { fromSeq: number; toSeq: number };
 }
 
 /** Events the writer had to drop; a replay's view is incomplete from here. */

@@ -5,12 +5,11 @@ import { createWriteStream } from 'node:fs';
 import type { WriteStream } from 'node:fs';
 import type { StampedEvent } from '../../../shared/protocol/events';
 import type { ClusterInfo } from '../../../shared/protocol/socket';
-import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import type { Recorder } from '../recorder/recorder';
 import type { Clock } from '../../runtime/util/clock';
 import { realClock } from '../../runtime/util/clock';
-import { RECORDING_FORMAT } from './recording-format';
-import type { RecordingGap, RecordingHeader } from './recording-format';
+import { recordingHeader } from './recording-export';
+import type { RecordingGap } from './recording-format';
 
 export interface RecordingWriterOptions {
   recorder: Recorder;
@@ -38,16 +37,7 @@ export class RecordingWriter {
     this.stream.on('error', (err) => {
       this.error = err;
     });
-    const header: RecordingHeader = {
-      type: 'header',
-      format: RECORDING_FORMAT,
-      protocolVersion: PROTOCOL_VERSION,
-      createdAt: (opts.clock ?? realClock).now(),
-      serverEpoch: opts.recorder.serverEpoch,
-      cluster: opts.cluster,
-      controllers: opts.controllers,
-      viewLimits: opts.recorder.view.limits,
-    };
+    const header = recordingHeader(opts.recorder, opts, (opts.clock ?? realClock).now());
     this.stream.write(`${JSON.stringify(header)}\n`);
     // Whatever the recorder already holds goes first, so the file replays to the same view.
     const earlier = opts.recorder.eventsAfter(0) ?? [];
@@ -59,7 +49,8 @@ export class RecordingWriter {
   private write(events: StampedEvent[]): void {
     if (this.closed || this.error || events.length === 0) return;
     const last = events[events.length - 1] as StampedEvent;
-    if (this.stream.writableLength > this.maxBuffered) {
+    // Paused by a viewer (for everyone: there is one file) or behind a slow disk: counted, then a gap marker.
+    if (this.opts.recorder.recordingFilePaused || this.stream.writableLength > this.maxBuffered) {
       this.dropped += events.length;
       this.lastSeq = last.seq;
       return;

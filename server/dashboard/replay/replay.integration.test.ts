@@ -94,3 +94,32 @@ describe('replay over the transport', () => {
     expect(refused).toMatchObject({ ok: false, code: 'unsupported' });
   });
 });
+
+describe('pausing the --record file', () => {
+  it('skips what happened while paused and marks the gap; the recorder goes on for viewers', async () => {
+    const live = new Recorder({ flushIntervalMs: 5 });
+    const file = join(mkdtempSync(join(tmpdir(), 'cs-rec-')), 'paused.jsonl');
+    const writer = new RecordingWriter({
+      recorder: live,
+      file,
+      cluster: { kind: 'sandbox', writable: true },
+      controllers: [],
+    });
+    const s = new EventScript();
+    s.informerStartup('v1/Pod', 'v1/Pod', 3);
+    const evs = unstamped(s.events);
+    const third = Math.floor(evs.length / 3);
+    for (const e of evs.slice(0, third)) live.emit(e);
+    live.flush();
+    live.pauseRecordingFile();
+    for (const e of evs.slice(third, 2 * third)) live.emit(e);
+    live.flush();
+    live.resumeRecordingFile();
+    for (const e of evs.slice(2 * third)) live.emit(e);
+    await writer.close();
+    expect(live.view.lastSeq).toBe(evs.length);
+    const { recording } = await openReplay({ file, autoplay: false });
+    expect(recording.gaps).toEqual([{ type: 'gap', dropped: third, afterSeq: 2 * third }]);
+    expect(recording.events.length).toBe(evs.length - third);
+  });
+});

@@ -75,14 +75,16 @@ describe('CommandHandler', () => {
     if (!bad.ok) expect(bad.error).toMatch(/known: churn/);
   });
 
-  it('pauses and resumes recording', async () => {
+  it('pauses and resumes the --record file only: the recorder keeps stamping events for every viewer', async () => {
     const recorder = new Recorder({ clock: new FakeClock() });
     const h = new CommandHandler({ recorder, ports: {} });
+    expect(await h.handle({ type: 'recording.pause' })).toMatchObject({ ok: false, code: 'unsupported' });
+    recorder.recordingFile = 'session.jsonl';
     expect(await h.handle({ type: 'recording.pause' })).toMatchObject({
       ok: true,
-      result: { recording: { paused: true } },
+      result: { recording: { paused: true, file: 'session.jsonl' } },
     });
-    expect(recorder.enabled).toBe(false);
+    expect(recorder.enabled).toBe(true);
     expect(await h.handle({ type: 'recording.resume' })).toMatchObject({
       ok: true,
       result: { recording: { paused: false } },

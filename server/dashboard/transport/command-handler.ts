@@ -44,9 +44,9 @@ export class CommandHandler {
     const { recorder, ports } = this.opts;
     switch (cmd.type) {
       case 'recording.pause':
-        return { recording: recorder.pause() };
+        return { recording: this.recordingFile(recorder).pauseRecordingFile() };
       case 'recording.resume':
-        return { recording: recorder.resume() };
+        return { recording: this.recordingFile(recorder).resumeRecordingFile() };
       case 'step.hold':
         return this.stepper(cmd.controller).hold();
       case 'step.next':
@@ -99,6 +99,16 @@ export class CommandHandler {
       case 'replay.seek':
         return this.replay().seek(cmd.seq);
     }
+  }
+
+  private recordingFile(recorder: Recorder): Recorder {
+    if (recorder.recordingFile === undefined) {
+      throw unsupported(
+        'pausing the server recording',
+        'this server writes no --record file; to record for yourself, use Rec in the top bar (it affects no one else)',
+      );
+    }
+    return recorder;
   }
 
   private stepper(controller: string): ControllerStepper {

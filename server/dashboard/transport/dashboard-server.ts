@@ -55,6 +55,11 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardS
     ...(opts.registry ? { registry: opts.registry } : {}),
     ...(opts.staticDir ? { staticDir: opts.staticDir } : {}),
     ...(opts.notReadyReason ? { notReadyReason: opts.notReadyReason } : {}),
+    recordingSource: () => ({
+      cluster: opts.cluster ?? { kind: 'none', writable: false },
+      controllers: typeof opts.controllers === 'function' ? opts.controllers() : (opts.controllers ?? []),
+    }),
+    ...(opts.clock ? { clock: opts.clock } : {}),
   });
   const http = createServer(app);
   const sockets = new DashboardSocketServer(http, {

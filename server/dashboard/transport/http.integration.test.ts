@@ -7,7 +7,11 @@ import type { KubeObject } from '../../../shared/models/object';
 import type { ObjectInspection } from '../../../shared/protocol/socket';
 import { Recorder } from '../recorder/recorder';
 import type { DashboardServer } from './dashboard-server';
-import { startTestDashboard } from './test-harness';
+import { reduce } from '../../../shared/protocol/reduce';
+import { EventScript } from '../../../shared/protocol/testing/synthetic';
+import { createView } from '../../../shared/protocol/view';
+import { openReplay } from '../replay/open-replay';
+import { startTestDashboard, unstamped } from './test-harness';
 
 let dash: DashboardServer | undefined;
 afterEach(async () => {
@@ -16,6 +20,34 @@ afterEach(async () => {
 });
 
 describe('dashboard HTTP', () => {
+  it("exports one viewer's recording that --replay rebuilds into the same view, stopping nothing", async () => {
+    const s = new EventScript();
+    s.informerStartup('v1/Pod', 'v1/Pod', 3);
+    for (let i = 0; i < 3; i++) s.reconcileCycle('pods', `default/obj-${i}`);
+    const r = await startTestDashboard({ cluster: { kind: 'sandbox', writable: true }, controllers: ['pods'] });
+    dash = r.dash;
+    for (const e of unstamped(s.events)) r.recorder.emit(e);
+    r.recorder.flush();
+    const toSeq = s.events.length - 2;
+    const res = await fetch(`${dash.url}api/recording?fromSeq=4&toSeq=${toSeq}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="controller-scope-.*\.jsonl"/);
+    const dir = mkdtempSync(join(tmpdir(), 'viewer-recording-'));
+    const file = join(dir, 'mine.jsonl');
+    writeFileSync(file, await res.text());
+    const replay = await openReplay({ file, autoplay: false });
+    expect(replay.recording.header.range).toEqual({ fromSeq: 4, toSeq });
+    expect(replay.recording.header.controllers).toEqual(['pods']);
+    expect(replay.recording.events.map((e) => e.seq)).toEqual(s.events.slice(0, toSeq).map((_, i) => i + 1));
+    replay.source.seek(toSeq);
+    const held = (r.recorder.eventsAfter(0) ?? []).slice(0, toSeq);
+    expect(replay.recorder.view).toEqual(reduce(createView(r.recorder.view.limits), held));
+    expect(r.recorder.enabled).toBe(true);
+    const bad = await fetch(`${dash.url}api/recording?toSeq=-1`);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain('toSeq must be a whole number');
+  });
+
   it('serves health, readiness with its reason, and the metrics registry', async () => {
     const registry = new Registry();
     new Counter({ name: 'controller_runtime_reconcile_total', help: 'x', registers: [registry] }).inc(3);

@@ -7,6 +7,8 @@ import express from 'express';
 import type { NextFunction, Request, Response } from 'express';
 import type { Registry } from 'prom-client';
 import type { Recorder } from '../recorder/recorder';
+import { exportRecording, type RecordingSource } from '../replay/recording-export';
+import { realClock, type Clock } from '../../runtime/util/clock';
 import type { AuthPolicy } from './auth';
 import { originAllowed, tokenFromRequest, tokenMatches } from './auth';
 
@@ -19,6 +21,10 @@ export interface HttpAppOptions {
   staticDir?: string;
   /** Readiness: undefined when ready, else the reason (503). Default always ready. */
   notReadyReason?: () => string | undefined;
+  /** What a viewer's recording (GET /api/recording) says it recorded. Default: no cluster, no controllers. */
+  recordingSource?: () => RecordingSource;
+  /** Default realClock. */
+  clock?: Clock;
 }
 
 const CORE = '_';
@@ -59,6 +65,30 @@ export function createHttpApp(opts: HttpAppOptions): express.Express {
 
   app.get('/api/view', guard, (_req, res) => {
     res.json(opts.recorder.view);
+  });
+
+  // One viewer's recording: a file --replay opens, made from what the recorder holds. It changes nothing for
+  // anyone (the live stream and the --record file go on).
+  app.get('/api/recording', guard, (req, res) => {
+    const range: { fromSeq?: number; toSeq?: number } = {};
+    for (const name of ['fromSeq', 'toSeq'] as const) {
+      const raw = req.query[name];
+      if (raw === undefined) continue;
+      const n = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+      if (!Number.isSafeInteger(n)) {
+        res.status(400).json({ error: `${name} must be a whole number (a seq), got ${JSON.stringify(raw)}` });
+        return;
+      }
+      range[name] = n;
+    }
+    const source = opts.recordingSource?.() ?? { cluster: { kind: 'none', writable: false }, controllers: [] };
+    const createdAt = (opts.clock ?? realClock).now();
+    const body = exportRecording(opts.recorder, source, range, createdAt);
+    const stamp = new Date(createdAt).toISOString().replace(/[:.]/g, '-');
+    res
+      .type('application/x-ndjson')
+      .set('Content-Disposition', `attachment; filename="controller-scope-${stamp}.jsonl"`)
+      .send(body);
   });
 
   app.get('/api/objects/:group/:version/:kind/:namespace/:name', guard, (req, res) => {

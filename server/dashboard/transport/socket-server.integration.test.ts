@@ -217,10 +217,29 @@ describe('commands', () => {
       'command: "command" needs an acknowledgement callback',
     ]);
     expect(recorder.recordingState().paused).toBe(false);
-    const ok = await c.emitWithAck('command', { type: 'recording.pause' });
-    expect(ok).toMatchObject({ ok: true, result: { recording: { paused: true } } });
-    expect(recorder.enabled).toBe(false);
+    const noFile = await c.emitWithAck('command', { type: 'recording.pause' });
+    expect(noFile).toMatchObject({ ok: false, code: 'unsupported' });
+    if (!noFile.ok) expect(noFile.error).toMatch(/writes no --record file.*Rec in the top bar/);
     expect((await hello(track(client(dash)))).type).toBe('snapshot');
+  });
+
+  it("one viewer pausing the server's recording file never stops another viewer's stream", async () => {
+    const { dash, recorder } = await setup();
+    recorder.recordingFile = 'session.jsonl';
+    const s = script();
+    const a = track(client(dash));
+    const b = track(client(dash));
+    const bState = follow(b);
+    await hello(a);
+    const h = await hello(b);
+    if (h.type !== 'snapshot') throw new Error(`expected snapshot, got ${h.type}`);
+    bState.view = h.view;
+    bState.seq = h.seq;
+    const paused = await a.emitWithAck('command', { type: 'recording.pause' });
+    expect(paused).toMatchObject({ ok: true, result: { recording: { paused: true, file: 'session.jsonl' } } });
+    for (const e of unstamped(s.events)) recorder.emit(e);
+    await until(b, () => bState.seq === s.events.length);
+    expect(bState.view).toEqual(recorder.view);
   });
 
   it('says which capability is missing, refuses writes to a read-only cluster, and reports port failures', async () => {
