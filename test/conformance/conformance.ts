@@ -10,6 +10,7 @@ import { eventCases } from './cases/events';
 import { informerCases } from './cases/informer';
 import { listCases } from './cases/list';
 import { patchDeleteCases } from './cases/patch-delete';
+import { resourceCases } from './cases/resources';
 import { statusCases } from './cases/status';
 import { validationCases } from './cases/validation';
 import { watchCases } from './cases/watch';
@@ -29,4 +30,5 @@ export function defineConformance(target: TargetName, getTarget: GetTarget): voi
   informerCases(getTarget, target);
   errorCases(getTarget, target);
   validationCases(getTarget, target);
+  resourceCases(getTarget, target);
 }

@@ -1,361 +1,198 @@
-// The built-in kinds the sandbox serves, with the per-kind rules of their kube registry strategies
-// (kubernetes pkg/registry/*/strategy.go) and field labels (pkg/apis/core/v1/conversion.go).
+// The built-in resources the sandbox serves: every group-version, resource and subresource of
+// resources.generated.json (recorded from a real kube-apiserver's discovery by
+// scripts/gen-sandbox-resources.ts), served by the generic storage, with the per-kind rules of the kube
+// registry strategies (kubernetes pkg/registry/*/strategy.go) laid over it from KIND_RULES.
 import type { KubeObject } from '../../../shared/models/object';
+import table from './resources.generated.json';
 import { coreEventToEventsV1, eventsV1ToCoreEvent } from './events';
-import { STANDARD_VERBS, type ResourceType } from './resources';
+import * as core from './defaults-core';
+import * as kinds from './defaults-kinds';
+import { hpaV1FromStorage, hpaV1ToStorage } from './hpa-v1';
+import { virtualCreate } from './reviews';
+import { validateConfigData } from './builtin-validation';
+import type { Clock } from '../../runtime/util/clock';
+import { STANDARD_VERBS, type ResourceType, type SubresourceInfo } from './resources';
 
-type Obj = Record<string, unknown>;
-const rec = (v: unknown): Obj => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Obj) : {});
-const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
+interface GeneratedResource {
+  resource: string;
+  singular: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+  shortNames?: string[];
+  categories?: string[];
+  subresources?: { name: string; kind: string; group?: string; version?: string; verbs: string[] }[];
+}
 
-function builtin(
-  t: Partial<ResourceType> & Pick<ResourceType, 'group' | 'version' | 'resource' | 'kind' | 'namespaced'>,
-): ResourceType {
+/** Subresources the sandbox implements beyond status and scale (the others are left out of discovery). */
+const SERVED_SUBRESOURCES = new Set(['finalize', 'binding', 'eviction', 'token', 'approval']);
+
+const SCALE = {
+  specReplicasPath: '.spec.replicas',
+  statusReplicasPath: '.status.replicas',
+  labelSelectorPath: '.status.selector',
+};
+
+type Rules = Partial<ResourceType>;
+
+/** Per `group/resource` behaviour; everything not named here is plain generic storage. */
+function kindRules(clock: Clock): Record<string, Rules> {
+  const now = (): number => clock.now();
   return {
-    singular: t.kind.toLowerCase(),
-    listKind: `${t.kind}List`,
-    shortNames: [],
-    categories: [],
-    verbs: STANDARD_VERBS,
-    status: false,
+    '/namespaces': {
+      returnsDeletedObject: true,
+      fieldLabels: (o) => ({ 'status.phase': core.str(core.rec(o.status).phase) }),
+    },
+    '/pods': {
+      generation: 'spec',
+      returnsDeletedObject: true,
+      fieldLabels: core.podFields,
+      prepareForCreate: core.defaultPod,
+    },
+    '/configmaps': { validate: validateConfigData('ConfigMap') },
+    '/secrets': {
+      prepareForCreate: core.defaultSecret,
+      normalize: core.foldStringData,
+      validate: validateConfigData('Secret'),
+      fieldLabels: (o) => ({ type: core.str(o.type) }),
+    },
+    '/services': {
+      returnsDeletedObject: true,
+      prepareForCreate: core.serviceDefaulter(),
+      fieldLabels: (o) => ({
+        'spec.clusterIP': core.str(core.rec(o.spec).clusterIP),
+        'spec.type': core.str(core.rec(o.spec).type),
+      }),
+    },
+    '/serviceaccounts': { returnsDeletedObject: true },
+    '/nodes': {
+      returnsDeletedObject: true,
+      fieldLabels: (o) => ({ 'spec.unschedulable': core.rec(o.spec).unschedulable === true ? 'true' : 'false' }),
+    },
+    '/events': { fieldLabels: core.eventFields },
+    '/podtemplates': { generation: 'nonMetadata', prepareForCreate: kinds.defaultPodTemplate },
+    '/replicationcontrollers': {
+      generation: 'spec',
+      returnsDeletedObject: true,
+      prepareForCreate: kinds.defaultReplicationController,
+    },
+    '/endpoints': { prepareForCreate: kinds.defaultEndpoints },
+    '/persistentvolumeclaims': { returnsDeletedObject: true, prepareForCreate: kinds.defaultPvc },
+    '/persistentvolumes': { returnsDeletedObject: true, prepareForCreate: kinds.pvDefaulter(now) },
+    '/limitranges': { prepareForCreate: kinds.defaultLimitRange },
+    '/resourcequotas': { returnsDeletedObject: true, prepareForCreate: (o) => void (o.status = {}) },
+    'apps/deployments': { generation: 'specOrAnnotations', prepareForCreate: core.defaultDeployment },
+    'apps/replicasets': { generation: 'spec', prepareForCreate: core.defaultReplicaSet },
+    'apps/statefulsets': { generation: 'spec', prepareForCreate: kinds.defaultStatefulSet },
+    'apps/daemonsets': { generation: 'spec', prepareForCreate: kinds.defaultDaemonSet },
+    'batch/jobs': { generation: 'spec', prepareForCreate: kinds.defaultJob },
+    'batch/cronjobs': { generation: 'spec', prepareForCreate: kinds.defaultCronJob },
+    'autoscaling/horizontalpodautoscalers': { prepareForCreate: kinds.defaultHpa },
+    'networking.k8s.io/ingresses': { generation: 'spec', prepareForCreate: kinds.defaultIngress },
+    'networking.k8s.io/ingressclasses': { generation: 'spec' },
+    'networking.k8s.io/networkpolicies': { generation: 'spec', prepareForCreate: kinds.defaultNetworkPolicy },
+    'policy/poddisruptionbudgets': { generation: 'spec', prepareForCreate: kinds.defaultPdb },
+    'discovery.k8s.io/endpointslices': { generation: 'nonMetadata', prepareForCreate: kinds.defaultEndpointSlice },
+    'storage.k8s.io/storageclasses': { prepareForCreate: kinds.defaultStorageClass },
+    'storage.k8s.io/csidrivers': { prepareForCreate: kinds.defaultCsiDriver },
+    'scheduling.k8s.io/priorityclasses': { generation: 'nonMetadata', prepareForCreate: kinds.defaultPriorityClass },
+    'admissionregistration.k8s.io/validatingwebhookconfigurations': {
+      generation: 'nonMetadata',
+      prepareForCreate: kinds.webhookDefaulter(false),
+    },
+    'admissionregistration.k8s.io/mutatingwebhookconfigurations': {
+      generation: 'nonMetadata',
+      prepareForCreate: kinds.webhookDefaulter(true),
+    },
+    'admissionregistration.k8s.io/validatingadmissionpolicies': { generation: 'spec' },
+    'admissionregistration.k8s.io/mutatingadmissionpolicies': { generation: 'spec' },
+    'admissionregistration.k8s.io/validatingadmissionpolicybindings': { generation: 'spec' },
+    'admissionregistration.k8s.io/mutatingadmissionpolicybindings': { generation: 'spec' },
+    'certificates.k8s.io/certificatesigningrequests': { prepareForCreate: kinds.defaultCsr },
+    'flowcontrol.apiserver.k8s.io/flowschemas': { generation: 'spec' },
+    'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': { generation: 'spec' },
+    'resource.k8s.io/resourceclaims': { generation: 'spec' },
+    'resource.k8s.io/resourceslices': { generation: 'spec' },
+    'resource.k8s.io/deviceclasses': { generation: 'spec' },
+    'apiextensions.k8s.io/customresourcedefinitions': { generation: 'spec', allowUnconditionalUpdate: false },
+    'coordination.k8s.io/leases': { allowCreateOnUpdate: true },
+  };
+}
+
+function typeFor(group: string, version: string, r: GeneratedResource, rules: Rules): ResourceType {
+  const subs = r.subresources ?? [];
+  const extra: SubresourceInfo[] = subs
+    .filter((s) => SERVED_SUBRESOURCES.has(s.name))
+    .map((s) => ({
+      name: s.name,
+      kind: s.kind,
+      group: s.group ?? group,
+      version: s.version ?? version,
+      verbs: s.verbs,
+    }));
+  const virtual = !r.verbs.includes('get') && r.verbs.includes('create');
+  return {
+    group,
+    version,
+    resource: r.resource,
+    singular: r.singular,
+    kind: r.kind,
+    listKind: `${r.kind}List`,
+    namespaced: r.namespaced,
+    shortNames: r.shortNames ?? [],
+    categories: r.categories ?? [],
+    verbs: r.verbs.length ? r.verbs : STANDARD_VERBS,
+    status: subs.some((s) => s.name === 'status'),
+    ...(subs.some((s) => s.name === 'scale') ? { scale: SCALE } : {}),
+    ...(extra.length ? { subresources: extra } : {}),
     generation: 'none',
     allowUnconditionalUpdate: true,
     allowCreateOnUpdate: false,
     strategicMerge: true,
     listItemsTyped: false,
     returnsDeletedObject: false,
-    ...t,
+    ...(virtual ? { virtualCreate: virtualCreate(group, r.resource) } : {}),
+    ...rules,
   };
 }
 
-function podFields(o: KubeObject): Record<string, string> {
-  const spec = rec(o.spec);
-  const status = rec(o.status);
-  const ips = Array.isArray(status.podIPs) ? (status.podIPs as Obj[]).map((p) => str(p.ip)).join(',') : '';
-  return {
-    'spec.nodeName': str(spec.nodeName),
-    'spec.host': str(spec.nodeName),
-    'spec.restartPolicy': str(spec.restartPolicy),
-    'spec.schedulerName': str(spec.schedulerName),
-    'spec.serviceAccountName': str(spec.serviceAccountName),
-    'spec.hostNetwork': spec.hostNetwork === true ? 'true' : 'false',
-    'status.phase': str(status.phase),
-    'status.podIP': str(status.podIP),
-    'status.podIPs': ips,
-    'status.nominatedNodeName': str(status.nominatedNodeName),
-  };
-}
-
-function eventFields(o: KubeObject): Record<string, string> {
-  const io = rec(o.involvedObject);
-  const source = rec(o.source);
-  return {
-    'involvedObject.kind': str(io.kind),
-    'involvedObject.namespace': str(io.namespace),
-    'involvedObject.name': str(io.name),
-    'involvedObject.uid': str(io.uid),
-    'involvedObject.apiVersion': str(io.apiVersion),
-    'involvedObject.resourceVersion': str(io.resourceVersion),
-    'involvedObject.fieldPath': str(io.fieldPath),
-    reason: str(o.reason),
-    reportingComponent: str(o.reportingComponent),
-    source: str(source.component),
-    type: str(o.type),
-  };
-}
-
-function defaultPodSpec(spec: Obj): void {
-  spec.restartPolicy ??= 'Always';
-  spec.enableServiceLinks ??= true;
-  spec.terminationGracePeriodSeconds ??= 30;
-  spec.dnsPolicy ??= 'ClusterFirst';
-  spec.schedulerName ??= 'default-scheduler';
-  spec.securityContext ??= {};
-  if (Array.isArray(spec.containers)) {
-    for (const c of spec.containers as Obj[]) {
-      const image = String(c.image ?? '');
-      c.terminationMessagePath ??= '/dev/termination-log';
-      c.terminationMessagePolicy ??= 'File';
-      c.imagePullPolicy ??= image.endsWith(':latest') || !image.includes(':') ? 'Always' : 'IfNotPresent';
-      c.resources ??= {};
-      if (Array.isArray(c.ports)) for (const p of c.ports as Obj[]) p.protocol ??= 'TCP';
-    }
-  }
-}
-
-/** The pod's QoS class (kubernetes pkg/apis/core/helper/qos): Guaranteed, Burstable or BestEffort. */
-export function qosClass(spec: Obj): string {
-  const containers = [
-    ...(Array.isArray(spec.containers) ? spec.containers : []),
-    ...(Array.isArray(spec.initContainers) ? spec.initContainers : []),
-  ] as Obj[];
-  let any = false;
-  let guaranteed = containers.length > 0;
-  for (const c of containers) {
-    const res = rec(c.resources);
-    const req = rec(res.requests);
-    const lim = rec(res.limits);
-    if (Object.keys(req).length || Object.keys(lim).length) any = true;
-    for (const r of ['cpu', 'memory']) {
-      const limit = lim[r];
-      const request = req[r] ?? limit;
-      if (limit === undefined || String(request) !== String(limit)) guaranteed = false;
-    }
-  }
-  return guaranteed ? 'Guaranteed' : any ? 'Burstable' : 'BestEffort';
-}
-
-const DEFAULT_TOLERATIONS = ['node.kubernetes.io/not-ready', 'node.kubernetes.io/unreachable'];
-
-function defaultPod(o: KubeObject): void {
-  const spec = rec(o.spec);
-  o.spec = spec;
-  defaultPodSpec(spec);
-  // Admission plugins enabled by default (also under envtest): Priority and DefaultTolerationSeconds.
-  if (spec.priorityClassName === undefined) spec.priority ??= 0;
-  spec.preemptionPolicy ??= 'PreemptLowerPriority';
-  const tolerations = Array.isArray(spec.tolerations) ? (spec.tolerations as Obj[]) : [];
-  for (const key of DEFAULT_TOLERATIONS) {
-    if (
-      !tolerations.some(
-        (t) =>
-          (t.key === key || (t.key === undefined && t.operator === 'Exists')) &&
-          (t.effect === undefined || t.effect === 'NoExecute'),
-      )
-    ) {
-      tolerations.push({ key, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 });
-    }
-  }
-  spec.tolerations = tolerations;
-  o.status = { phase: 'Pending', qosClass: qosClass(spec) };
-}
-
-function defaultTemplate(spec: Obj): void {
-  const template = rec(spec.template);
-  spec.template = template;
-  const podSpec = rec(template.spec);
-  template.spec = podSpec;
-  defaultPodSpec(podSpec);
-}
-
-/** Service defaults and ClusterIP allocation from 10.96.0.0/12 (the kube-apiserver default range). */
-function serviceDefaulter(): (o: KubeObject) => void {
-  let next = 10;
-  return (o) => {
-    const spec = rec(o.spec);
-    o.spec = spec;
-    spec.type ??= 'ClusterIP';
-    spec.sessionAffinity ??= 'None';
-    if (spec.type !== 'ExternalName') {
-      if (!spec.clusterIP) {
-        const n = next++;
-        spec.clusterIP = `10.96.${Math.floor(n / 256) % 256}.${n % 256}`;
+/** Every built-in type, in the order kube-apiserver lists them in discovery. */
+export function builtinTypes(clock: Clock): ResourceType[] {
+  const rules = kindRules(clock);
+  const out: ResourceType[] = [];
+  for (const gv of table.groupVersions) {
+    for (const r of gv.resources as GeneratedResource[]) {
+      const t = typeFor(gv.group, gv.version, r, rules[`${gv.group}/${r.resource}`] ?? {});
+      if (gv.group === 'events.k8s.io' && r.resource === 'events') {
+        t.storageGroup = '';
+        t.fromStorage = coreEventToEventsV1;
+        t.toStorage = eventsV1ToCoreEvent;
+        t.fieldLabels = eventsV1Fields;
       }
-      spec.clusterIPs ??= [spec.clusterIP];
-      spec.ipFamilies ??= ['IPv4'];
-      spec.ipFamilyPolicy ??= 'SingleStack';
-      spec.internalTrafficPolicy ??= 'Cluster';
-    }
-    if (Array.isArray(spec.ports)) {
-      for (const p of spec.ports as Obj[]) {
-        p.protocol ??= 'TCP';
-        if (spec.clusterIP !== 'None') p.targetPort ??= p.port;
+      if (gv.group === 'autoscaling' && gv.version === 'v1') {
+        t.fromStorage = hpaV1FromStorage;
+        t.toStorage = hpaV1ToStorage;
       }
+      out.push(t);
     }
-    o.status = { loadBalancer: {} };
-  };
+  }
+  return out;
 }
 
-function defaultDeployment(o: KubeObject): void {
-  const spec = rec(o.spec);
-  o.spec = spec;
-  spec.replicas ??= 1;
-  spec.revisionHistoryLimit ??= 10;
-  spec.progressDeadlineSeconds ??= 600;
-  const strategy = rec(spec.strategy);
-  spec.strategy = strategy;
-  strategy.type ||= 'RollingUpdate';
-  if (strategy.type === 'RollingUpdate')
-    strategy.rollingUpdate = { maxUnavailable: '25%', maxSurge: '25%', ...rec(strategy.rollingUpdate) };
-  defaultTemplate(spec);
-  o.status = {};
-}
+/** events.k8s.io/v1 field selector names → the core Event field labels they stand for (its conversion.go). */
+const EVENTS_V1_FIELD_LABELS: [string, string][] = [
+  ['reason', 'reason'],
+  ['type', 'type'],
+  ['reportingController', 'reportingComponent'],
+  ...['kind', 'namespace', 'name', 'uid', 'apiVersion', 'resourceVersion', 'fieldPath'].map((f): [string, string] => [
+    `regarding.${f}`,
+    `involvedObject.${f}`,
+  ]),
+];
 
-function defaultReplicaSet(o: KubeObject): void {
-  const spec = rec(o.spec);
-  o.spec = spec;
-  spec.replicas ??= 1;
-  defaultTemplate(spec);
-  o.status = { replicas: 0 };
-}
-
-function defaultSecret(o: KubeObject): void {
-  o.type ??= 'Opaque';
-}
-
-/** v1→internal Secret conversion: stringData entries overwrite data as base64 and are never stored. */
-function foldStringData(o: KubeObject): void {
-  if (o.stringData === undefined) return;
-  const data = rec(o.data);
-  for (const [k, v] of Object.entries(rec(o.stringData))) data[k] = Buffer.from(String(v)).toString('base64');
-  if (Object.keys(data).length > 0) o.data = data;
-  delete o.stringData;
-}
-
-/** Built-in types in the order kube-apiserver lists them in discovery. */
-export function builtinTypes(): ResourceType[] {
-  return [
-    builtin({
-      group: '',
-      version: 'v1',
-      resource: 'namespaces',
-      kind: 'Namespace',
-      namespaced: false,
-      shortNames: ['ns'],
-      status: true,
-      verbs: ['create', 'delete', 'get', 'list', 'patch', 'update', 'watch'],
-      returnsDeletedObject: true,
-      fieldLabels: (o) => ({ 'status.phase': str(rec(o.status).phase) }),
-    }),
-    builtin({
-      group: '',
-      version: 'v1',
-      resource: 'pods',
-      kind: 'Pod',
-      namespaced: true,
-      shortNames: ['po'],
-      categories: ['all'],
-      status: true,
-      generation: 'spec',
-      returnsDeletedObject: true,
-      fieldLabels: podFields,
-      prepareForCreate: defaultPod,
-    }),
-    builtin({
-      group: '',
-      version: 'v1',
-      resource: 'configmaps',
-      kind: 'ConfigMap',
-      namespaced: true,
-      shortNames: ['cm'],
-    }),
-    builtin({
-      group: '',
-      version: 'v1',
-      resource: 'secrets',
-      kind: 'Secret',
-      namespaced: true,
-      prepareForCreate: defaultSecret,
-      normalize: foldStringData,
-      fieldLabels: (o) => ({ type: str(o.type) }),
-    }),
-    builtin({
-      group: '',
-      version: 'v1',
-      resource: 'services',
-      kind: 'Service',
-      namespaced: true,
-      shortNames: ['svc'],
-      categories: ['all'],
-      status: true,
-      returnsDeletedObject: true,
-      prepareForCreate: serviceDefaulter(),
-      fieldLabels: (o) => ({ 'spec.clusterIP': str(rec(o.spec).clusterIP), 'spec.type': str(rec(o.spec).type) }),
-    }),
-    builtin({
-      group: '',
-      version: 'v1',
-      resource: 'serviceaccounts',
-      kind: 'ServiceAccount',
-      namespaced: true,
-      shortNames: ['sa'],
-      returnsDeletedObject: true,
-    }),
-    builtin({
-      group: '',
-      version: 'v1',
-      resource: 'nodes',
-      kind: 'Node',
-      namespaced: false,
-      shortNames: ['no'],
-      status: true,
-      returnsDeletedObject: true,
-      fieldLabels: (o) => ({ 'spec.unschedulable': rec(o.spec).unschedulable === true ? 'true' : 'false' }),
-    }),
-    builtin({
-      group: '',
-      version: 'v1',
-      resource: 'events',
-      kind: 'Event',
-      namespaced: true,
-      shortNames: ['ev'],
-      fieldLabels: eventFields,
-    }),
-    builtin({
-      group: 'apps',
-      version: 'v1',
-      resource: 'deployments',
-      kind: 'Deployment',
-      namespaced: true,
-      shortNames: ['deploy'],
-      categories: ['all'],
-      status: true,
-      generation: 'specOrAnnotations',
-      prepareForCreate: defaultDeployment,
-      scale: {
-        specReplicasPath: '.spec.replicas',
-        statusReplicasPath: '.status.replicas',
-        labelSelectorPath: '.status.selector',
-      },
-    }),
-    builtin({
-      group: 'apps',
-      version: 'v1',
-      resource: 'replicasets',
-      kind: 'ReplicaSet',
-      namespaced: true,
-      shortNames: ['rs'],
-      categories: ['all'],
-      status: true,
-      generation: 'spec',
-      prepareForCreate: defaultReplicaSet,
-      scale: {
-        specReplicasPath: '.spec.replicas',
-        statusReplicasPath: '.status.replicas',
-        labelSelectorPath: '.status.selector',
-      },
-    }),
-    builtin({
-      group: 'events.k8s.io',
-      version: 'v1',
-      resource: 'events',
-      kind: 'Event',
-      namespaced: true,
-      shortNames: ['ev'],
-      storageGroup: '',
-      fromStorage: coreEventToEventsV1,
-      toStorage: eventsV1ToCoreEvent,
-    }),
-    builtin({
-      group: 'coordination.k8s.io',
-      version: 'v1',
-      resource: 'leases',
-      kind: 'Lease',
-      namespaced: true,
-      allowCreateOnUpdate: true,
-    }),
-    builtin({
-      group: 'apiextensions.k8s.io',
-      version: 'v1',
-      resource: 'customresourcedefinitions',
-      kind: 'CustomResourceDefinition',
-      namespaced: false,
-      shortNames: ['crd', 'crds'],
-      categories: ['api-extensions'],
-      status: true,
-      generation: 'spec',
-      allowUnconditionalUpdate: false,
-      strategicMerge: true,
-    }),
-  ];
+function eventsV1Fields(o: KubeObject): Record<string, string> {
+  const coreFields = core.eventFields(eventsV1ToCoreEvent(o));
+  const out: Record<string, string> = {};
+  for (const [v1, c] of EVENTS_V1_FIELD_LABELS) out[v1] = coreFields[c] ?? '';
+  return out;
 }

@@ -10,10 +10,8 @@ function subresourcesOf(
   const out: { name: string; kind: string; group: string; version: string; verbs: string[] }[] = [];
   if (t.status) out.push({ name: 'status', kind: t.kind, group: t.group, version: t.version, verbs: SUB_VERBS });
   if (t.scale) out.push({ name: 'scale', kind: 'Scale', group: 'autoscaling', version: 'v1', verbs: SUB_VERBS });
-  if (t.group === '' && t.resource === 'namespaces')
-    out.push({ name: 'finalize', kind: t.kind, group: '', version: 'v1', verbs: ['update'] });
-  if (t.group === '' && t.resource === 'pods')
-    out.push({ name: 'binding', kind: 'Binding', group: '', version: 'v1', verbs: ['create'] });
+  for (const x of t.subresources ?? [])
+    out.push({ name: x.name, kind: x.kind, group: x.group, version: x.version, verbs: x.verbs });
   return out;
 }
 

@@ -4,7 +4,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeList, KubeObject, WatchEvent } from '../../../shared/models/object';
 import { grOf, type SandboxContext } from './context';
-import { createObject, validateWriteOptions, type WriteOptions } from './create';
+import { createObject, decodeBody, validateWriteOptions, type WriteOptions } from './create';
 import { deleteCollection, deleteObject, parseDeleteOptions } from './delete';
 import type { FaultInjector, RequestVerb } from './faults';
 import { parseJsonBody, readBody, sendError, sendJson, wantsPretty } from './http-util';
@@ -14,7 +14,7 @@ import { decodeRequestBody, negotiateOutput, type OutputTarget } from './negotia
 import { applyPatch } from './patch';
 import { patchObject, resolvePatchType } from './patch-handler';
 import { withTypeMeta, type ResourceType } from './resources';
-import { bindPod } from './binding';
+import { createOnSubresource, SUCCESS_201 } from './subresources';
 import { applyScale, toScale } from './scale';
 import { parseFieldSelector } from './selectors';
 import { objectKey } from './storage';
@@ -56,7 +56,9 @@ function verbOf(method: string, r: ResourceRequest, q: URLSearchParams): Verb | 
   }
   switch (method) {
     case 'POST':
-      return r.subresource === 'binding' ? 'create' : undefined;
+      return r.subresource && r.type.subresources?.some((x) => x.name === r.subresource && x.verbs.includes('create'))
+        ? 'create'
+        : undefined;
     case 'GET':
       return isWatch && !r.subresource ? 'watch' : 'get';
     case 'PUT':
@@ -73,9 +75,14 @@ function verbOf(method: string, r: ResourceRequest, q: URLSearchParams): Verb | 
 const SUB_VERBS: Record<string, Verb[]> = {
   status: ['get', 'update', 'patch'],
   scale: ['get', 'update', 'patch'],
-  finalize: ['update'],
-  binding: ['create'],
 };
+
+const subVerbs = (t: ResourceType, sub: string): string[] =>
+  SUB_VERBS[sub] ?? t.subresources?.find((x) => x.name === sub)?.verbs ?? [];
+
+/** Subresources that write like `status` (CSR approval only changes status conditions). */
+const asStatus = (sub: string | undefined): Subresource | undefined =>
+  sub === 'approval' ? 'status' : (sub as Subresource | undefined);
 
 export async function handleResource(
   deps: ResourceHandlerDeps,
@@ -92,7 +99,7 @@ export async function handleResource(
     const method = req.method ?? 'GET';
     const verb = verbOf(method, r, q);
     if (!verb) throw newMethodNotSupported(gr, method.toLowerCase());
-    if (r.subresource && !(SUB_VERBS[r.subresource] ?? []).includes(verb)) throw newMethodNotSupported(gr, verb);
+    if (r.subresource && !subVerbs(t, r.subresource).includes(verb)) throw newMethodNotSupported(gr, verb);
     if (!r.subresource && !t.verbs.includes(verb)) throw newMethodNotSupported(gr, verb);
     if (t.namespaced && r.namespace === undefined && verb !== 'list' && verb !== 'watch')
       throw newMethodNotSupported(gr, verb);
@@ -122,7 +129,7 @@ export async function handleResource(
         const kind = resolvePatchType(t, req.headers['content-type']);
         body = parseJsonBody(raw);
         if (body === undefined) throw newBadRequest('the body of the request was empty');
-        const sub = r.subresource as Subresource | 'scale' | undefined;
+        const sub = r.subresource === 'scale' ? 'scale' : asStatus(r.subresource);
         const wopts = withWarnings(res, validateWriteOptions('PatchOptions', q));
         if (q.has('force'))
           throw new StatusError(
@@ -155,14 +162,15 @@ export async function handleResource(
         return respondList(res, list, t, target, q, pretty, ctx);
       }
       case 'create': {
-        if (r.subresource === 'binding') {
-          bindPod(ctx, t, r.namespace as string, r.name as string, body);
-          return sendJson(
-            res,
-            201,
-            { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code: 201 },
-            { pretty },
-          );
+        if (r.subresource) {
+          const out = createOnSubresource(ctx, r, body);
+          if (out) return sendJson(res, 201, out, { pretty });
+          return sendJson(res, 201, SUCCESS_201, { pretty });
+        }
+        if (t.virtualCreate) {
+          const obj = decodeBody(t, r.namespace, body);
+          const out = t.virtualCreate(ctx, r.namespace, obj);
+          return sendJson(res, 201, out ?? SUCCESS_201, { pretty });
         }
         const out = createObject(
           ctx,
@@ -180,15 +188,7 @@ export async function handleResource(
           const out = toScale(t, commitUpdate(ctx, t, stored, applyScale(t, stored, body), wopts));
           return respondObject(res, 200, out, t, target, q, pretty, ctx);
         }
-        const result = updateObject(
-          ctx,
-          t,
-          r.namespace,
-          r.name as string,
-          body,
-          wopts,
-          r.subresource as Subresource | undefined,
-        );
+        const result = updateObject(ctx, t, r.namespace, r.name as string, body, wopts, asStatus(r.subresource));
         return respondObject(res, result.created ? 201 : 200, result.object, t, target, q, pretty, ctx);
       }
       case 'delete': {

@@ -1,6 +1,7 @@
 // The sandbox's type registry: what kube-apiserver's installer (apiserver pkg/endpoints/installer.go)
 // learns from each registry strategy — scope, verbs, names, subresources, generation and update rules.
 import type { KubeObject } from '../../../shared/models/object';
+import type { SandboxContext } from './context';
 import type { FieldError } from './status-errors';
 
 /** How metadata.generation moves (the strategies' PrepareForCreate/PrepareForUpdate). */
@@ -22,6 +23,16 @@ export interface PrinterColumn {
   jsonPath?: string;
 }
 
+/** A subresource beyond status and scale (finalize, binding, eviction, token, approval). */
+export interface SubresourceInfo {
+  name: string;
+  /** The kind its requests and answers carry, e.g. Eviction in policy/v1. */
+  kind: string;
+  group: string;
+  version: string;
+  verbs: string[];
+}
+
 export interface ResourceType {
   group: string;
   version: string;
@@ -36,6 +47,13 @@ export interface ResourceType {
   verbs: string[];
   status: boolean;
   scale?: ScaleSubresource;
+  /** Further subresources served, in discovery order. */
+  subresources?: SubresourceInfo[];
+  /**
+   * Create-only resources that store nothing (reviews, bindings): computes the answer to a POST.
+   * Returns undefined when the answer is a Success Status instead of an object.
+   */
+  virtualCreate?: (ctx: SandboxContext, namespace: string | undefined, body: KubeObject) => KubeObject | undefined;
   generation: GenerationPolicy;
   /** PUT without metadata.resourceVersion is accepted (false for CRs and CRDs). */
   allowUnconditionalUpdate: boolean;

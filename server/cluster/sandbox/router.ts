@@ -87,8 +87,7 @@ function parseResourcePath(
     const allowed =
       (sub === 'status' && type.status) ||
       (sub === 'scale' && !!type.scale) ||
-      (sub === 'finalize' && type.group === '' && type.resource === 'namespaces') ||
-      (sub === 'binding' && type.group === '' && type.resource === 'pods');
+      !!type.subresources?.some((x) => x.name === sub);
     if (!allowed || legacyWatch) return undefined;
     r.subresource = sub;
   }

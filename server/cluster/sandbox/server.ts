@@ -5,12 +5,11 @@ import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { realClock, type Clock } from '../../runtime/util/clock';
+import { createBootstrapObjects, createKubernetesService, createSystemNamespaces } from './bootstrap';
 import { builtinTypes } from './builtins';
 import { BuiltinControllers } from './controllers';
 import { defaultUid, type SandboxContext } from './context';
-import { createObject } from './create';
 import { FaultInjector } from './faults';
-import { SYSTEM_NAMESPACES } from './namespaces';
 import { ResourceRegistry } from './resources';
 import { DEFAULT_KUBERNETES_VERSION, route } from './router';
 import { ObjectStorage } from './storage';
@@ -77,14 +76,9 @@ export class SandboxServer {
     this.controllers = new BuiltinControllers(this.ctx, this.hub, { garbageCollector: opts.garbageCollector ?? true });
     this.faults = new FaultInjector({ clock, storage, hub: this.hub, random });
     this.store = new SandboxStore(this.ctx, this.hub);
-    for (const t of builtinTypes()) this.registry.add(t);
-    for (const ns of SYSTEM_NAMESPACES) {
-      createObject(this.ctx, this.registry.get('', 'v1', 'namespaces')!, undefined, {
-        apiVersion: 'v1',
-        kind: 'Namespace',
-        metadata: { name: ns },
-      });
-    }
+    for (const t of builtinTypes(clock)) this.registry.add(t);
+    createSystemNamespaces(this.ctx);
+    createBootstrapObjects(this.ctx);
   }
 
   /** Base URL once started, e.g. http://127.0.0.1:41234. */
@@ -129,6 +123,7 @@ export class SandboxServer {
     });
     const addr = server.address() as AddressInfo;
     this.address = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
+    createKubernetesService(this.ctx, addr.port);
     this.ready = true;
     return { url: this.url };
   }

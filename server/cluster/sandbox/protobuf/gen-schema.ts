@@ -1,26 +1,46 @@
 // Generates schema.generated.json, the field tables protobuf.ts decodes request bodies with.
-// Reads the Go struct tags (`json:"…" protobuf:"…"`) of the k8s.io/api and apimachinery sources in the
-// Go module cache and keeps the messages reachable from the kinds the sandbox serves.
+// Reads the Go struct tags (`json:"…" protobuf:"…"`) of the k8s.io/api, apiextensions-apiserver,
+// kube-aggregator and apimachinery sources in the Go module cache and keeps the messages reachable from
+// every kind of ../resources.generated.json (the real server's discovery) plus the subresource bodies.
 // Run: npx tsx server/cluster/sandbox/protobuf/gen-schema.ts [GOMODCACHE]
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import table from '../resources.generated.json';
 
 const VERSION = 'v0.36.3';
 const cache = process.argv[2] ?? join(homedir(), 'go/pkg/mod');
 
+/** The Go package id (`<dir>/<version>`) holding a group-version's types. */
+const pkgIdOf = (group: string, version: string): string => `${group === '' ? 'core' : group.split('.')[0]}/${version}`;
+
+/** Go import path of a package id. */
+function goPathOf(id: string): [string, string] {
+  if (id.startsWith('apiextensions/'))
+    return [
+      `k8s.io/apiextensions-apiserver/pkg/apis/${id}`,
+      `k8s.io/apiextensions-apiserver@${VERSION}/pkg/apis/${id}`,
+    ];
+  if (id.startsWith('apiregistration/'))
+    return [`k8s.io/kube-aggregator/pkg/apis/${id}`, `k8s.io/kube-aggregator@${VERSION}/pkg/apis/${id}`];
+  if (id === 'meta/v1')
+    return ['k8s.io/apimachinery/pkg/apis/meta/v1', `k8s.io/apimachinery@${VERSION}/pkg/apis/meta/v1`];
+  return [`k8s.io/api/${id}`, `k8s.io/api@${VERSION}/${id}`];
+}
+
 /** Package id → [Go import path, source files]. */
-const PACKAGES: Record<string, [string, string[]]> = {
-  'core/v1': ['k8s.io/api/core/v1', [`k8s.io/api@${VERSION}/core/v1/types.go`]],
-  'apps/v1': ['k8s.io/api/apps/v1', [`k8s.io/api@${VERSION}/apps/v1/types.go`]],
-  'coordination/v1': ['k8s.io/api/coordination/v1', [`k8s.io/api@${VERSION}/coordination/v1/types.go`]],
-  'events/v1': ['k8s.io/api/events/v1', [`k8s.io/api@${VERSION}/events/v1/types.go`]],
-  'autoscaling/v1': ['k8s.io/api/autoscaling/v1', [`k8s.io/api@${VERSION}/autoscaling/v1/types.go`]],
-  'meta/v1': ['k8s.io/apimachinery/pkg/apis/meta/v1', [`k8s.io/apimachinery@${VERSION}/pkg/apis/meta/v1/types.go`]],
+const PACKAGES: Record<string, [string, string[]]> = {};
+const addPackage = (id: string): void => {
+  if (PACKAGES[id]) return;
+  const [path, dir] = goPathOf(id);
+  const files = readdirSync(join(cache, dir))
+    .filter((f) => f.endsWith('.go') && !f.endsWith('_test.go') && !/^(zz_|generated|register|doc)/.test(f))
+    .map((f) => `${dir}/${f}`);
+  PACKAGES[id] = [path, files];
 };
 
-/** Types with their own wire form (apimachinery's hand-written protobuf). */
+/** Types with their own wire form (apimachinery's and apiextensions' hand-written protobuf). */
 const SPECIAL: Record<string, string> = {
   'meta/v1.Time': 'time',
   'meta/v1.MicroTime': 'microtime',
@@ -30,27 +50,34 @@ const SPECIAL: Record<string, string> = {
   'k8s.io/apimachinery/pkg/api/resource.Quantity': 'quantity',
   'k8s.io/apimachinery/pkg/runtime.RawExtension': 'raw',
   'k8s.io/apimachinery/pkg/types.UID': 'string',
+  'k8s.io/apimachinery/pkg/types.NodeName': 'string',
+  'apiextensions/v1.JSON': 'raw',
+  'apiextensions/v1.JSONSchemaPropsOrArray': 'schemaorarray',
+  'apiextensions/v1.JSONSchemaPropsOrBool': 'schemaorbool',
+  'apiextensions/v1.JSONSchemaPropsOrStringArray': 'schemaorstrings',
+  'authentication/v1.ExtraValue': 'stringlist',
+  'authorization/v1.ExtraValue': 'stringlist',
+  'certificates/v1.ExtraValue': 'stringlist',
 };
 
-/** Roots: apiVersion/kind → message. */
-const ROOTS: Record<string, string> = {
-  'v1/Namespace': 'core/v1.Namespace',
-  'v1/Pod': 'core/v1.Pod',
-  'v1/ConfigMap': 'core/v1.ConfigMap',
-  'v1/Secret': 'core/v1.Secret',
-  'v1/Service': 'core/v1.Service',
-  'v1/ServiceAccount': 'core/v1.ServiceAccount',
-  'v1/Node': 'core/v1.Node',
-  'v1/Event': 'core/v1.Event',
+/** Roots: apiVersion/kind → message: every served kind, and the bodies subresources and deletes take. */
+const ROOTS: Record<string, string> = {};
+for (const gv of table.groupVersions) {
+  const id = pkgIdOf(gv.group, gv.version);
+  addPackage(id);
+  const apiVersion = gv.group ? `${gv.group}/${gv.version}` : gv.version;
+  for (const r of gv.resources) ROOTS[`${apiVersion}/${r.kind}`] = `${id}.${r.kind}`;
+}
+for (const id of ['meta/v1', 'autoscaling/v1', 'policy/v1', 'authentication/v1']) addPackage(id);
+Object.assign(ROOTS, {
   'v1/Binding': 'core/v1.Binding',
-  'apps/v1/Deployment': 'apps/v1.Deployment',
-  'apps/v1/ReplicaSet': 'apps/v1.ReplicaSet',
-  'coordination.k8s.io/v1/Lease': 'coordination/v1.Lease',
-  'events.k8s.io/v1/Event': 'events/v1.Event',
   'autoscaling/v1/Scale': 'autoscaling/v1.Scale',
+  'policy/v1/Eviction': 'policy/v1.Eviction',
+  'authentication.k8s.io/v1/TokenRequest': 'authentication/v1.TokenRequest',
   'v1/DeleteOptions': 'meta/v1.DeleteOptions',
   'meta.k8s.io/v1/DeleteOptions': 'meta/v1.DeleteOptions',
-};
+});
+// Kinds discovery names that have no Go type of that name (none today); fail loudly if one appears.
 
 /** [number, jsonName, type, flags] with flags: r=repeated p=pointer o=omitempty i=inline. */
 type Field = [number, string, string, string];
@@ -73,12 +100,17 @@ for (const [id, [, files]] of Object.entries(PACKAGES)) {
   importsOf.set(id, imports);
   for (const f of files) {
     const src = readFileSync(join(cache, f), 'utf8');
-    for (const m of src.matchAll(/^\s*(\w+\s+)?"([\w./-]+)"\s*$/gm)) {
+    for (const m of src.matchAll(/^\s*(?:import\s+)?(\w+\s+)?"([\w./-]+)"\s*$/gm)) {
       const path = m[2] as string;
       imports.set(m[1]?.trim() || path.split('/').pop()!, path);
     }
     let current: GoField[] | undefined;
     for (const line of src.split('\n')) {
+      const empty = /^type (\w+) struct\s*\{\s*\}/.exec(line);
+      if (empty) {
+        structs.set(`${id}.${empty[1]}`, []);
+        continue;
+      }
       const start = /^type (\w+) struct \{/.exec(line);
       if (start) {
         current = [];

@@ -10,6 +10,7 @@ const roots = schema.roots as Record<string, string>;
 
 export const PROTOBUF_MEDIA_TYPE = 'application/vnd.kubernetes.protobuf';
 const MAGIC = [0x6b, 0x38, 0x73, 0x00];
+const JSON_SCHEMA_PROPS = 'apiextensions/v1.JSONSchemaProps';
 
 export class ProtobufError extends Error {
   override readonly name = 'ProtobufError';
@@ -104,6 +105,22 @@ function scalarOrSpecial(type: string, raw: Raw): unknown {
       return int(f.get(1)?.[0]?.value ?? 0n) === 1
         ? text(f.get(3)?.[0]?.value ?? new Uint8Array())
         : int(f.get(2)?.[0]?.value ?? 0n);
+    }
+    case 'stringlist':
+      return (readFields(v).get(1) ?? []).map((r) => text(r.value));
+    // apiextensions' either-or schema wrappers: JSON holds whichever member is set.
+    case 'schemaorarray':
+    case 'schemaorbool':
+    case 'schemaorstrings': {
+      const f = readFields(v);
+      const schemaField = type === 'schemaorbool' ? 2 : 1;
+      const schema = f.get(schemaField)?.[0]?.value;
+      if (schema instanceof Uint8Array) return decodeMessage(JSON_SCHEMA_PROPS, schema);
+      if (type === 'schemaorbool') return int(f.get(1)?.[0]?.value ?? 0n) !== 0;
+      const list = f.get(2) ?? [];
+      return type === 'schemaorarray'
+        ? list.map((r) => decodeMessage(JSON_SCHEMA_PROPS, r.value instanceof Uint8Array ? r.value : new Uint8Array()))
+        : list.map((r) => text(r.value));
     }
     case 'raw':
     case 'fieldsv1': {
