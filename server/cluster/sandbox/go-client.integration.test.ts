@@ -1,5 +1,6 @@
 // A real client-go (v0.36) program against the sandbox: typed writes with JSON and protobuf bodies, conflicts,
-// a WatchList-started informer, Lease renewals and the dynamic client. Skipped when Go is absent.
+// a WatchList-started informer, Lease renewals, the dynamic client, a CRD through the apiextensions clientset
+// and the built-in kinds an operator writes. Skipped when Go is absent.
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -43,6 +44,13 @@ describe.skipIf(!existsSync(GO))('client-go against the sandbox', () => {
     expect(lines.filter((l) => !l.startsWith('ok '))).toEqual([]);
     expect(lines).toContain('ok informer sync');
     expect(lines).toContain('ok lease renew');
+    // A CRD through the apiextensions clientset (protobuf body with schema wrappers), built-in kinds
+    // beyond the core ones, and events.k8s.io selectors.
+    for (const step of ['crd schema', 'statefulset create', 'job defaults', 'podtemplate create', 'secret empty key'])
+      expect(lines).toContain(`ok ${step}`);
+    expect(lines).toContain('ok kubernetes service');
+    expect(lines).toContain('ok discovery admissionregistration');
+    expect(lines).toContain('ok event list by selectors');
     expect(lines[lines.length - 1]).toBe('ok delete');
     if (mode === 'protobuf') {
       const lease = server.store.get(
