@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StampedEvent } from '../shared/protocol/events';
 import { App } from './App';
 import { recordingUrl } from './components/RecordingControls';
 import { RuntimeStore } from './client/runtime-store';
@@ -39,6 +40,18 @@ describe('App shell', () => {
     expect(t).toContain('VERSION MISMATCH');
     expect(t).toContain('protocol v1, the server speaks v2');
     expect(t).toContain('Reload');
+  });
+
+  it('says how many events the reducer dropped, and why the latest was', () => {
+    const store = new RuntimeStore();
+    store.applyBatch([
+      { kind: 'reconcile.start', controller: 'c', key: 'k', causes: null, seq: 1, ts: 1 } as unknown as StampedEvent,
+      { kind: 'reconcile.start', controller: 'c', key: 'k', causes: null, seq: 2, ts: 2 } as unknown as StampedEvent,
+    ]);
+    store.setStatus({ state: 'live' });
+    const t = renderText(<App />, store);
+    expect(t).toContain('2 events could not be applied');
+    expect(t).toContain('Latest: #2 reconcile.start: TypeError');
   });
 
   it('marks a replay as recorded, not live', () => {

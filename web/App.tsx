@@ -9,7 +9,7 @@ import { useNow, useStore, useStoreState } from './client/hooks';
 import { navigate, useRoute } from './client/route';
 import type { PanelId, Route } from './client/route';
 import type { StoreState } from './client/runtime-store';
-import { Banner, statusPill } from './components/Banner';
+import { Banner, DroppedEventsBanner, statusPill } from './components/Banner';
 import { HeldBanner, HeldPill, heldControllers } from './components/HeldBanner';
 import { ServerRecording, ViewerRecording } from './components/RecordingControls';
 import { ScopeFilter } from './components/ScopeFilter';
@@ -189,6 +189,7 @@ export function Shell({
       <main ref={main} className={stale ? 'main stale' : 'main'}>
         <Banner state={state} now={now} />
         <HeldBanner held={held} view={view} />
+        <DroppedEventsBanner view={state.view} />
         {children}
       </main>
     </div>

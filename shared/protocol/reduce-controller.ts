@@ -8,6 +8,7 @@ import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './r
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
 import type { ControllerSeriesPoint, ControllerView, KeyView, ModuleView, ReconcileRecord } from './view';
+import { dict, lookup } from './records';
 import { emptyHistogram } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
@@ -22,17 +23,24 @@ export function newController(name: string, ts: number): ControllerView {
     phaseSince: ts,
     workers: 0,
     activeWorkers: 0,
-    workerStates: {},
+    workerStates: dict(),
     depth: { ready: 0, waiting: 0, processing: 0 },
     adds: 0,
     dedupedAdds: 0,
     addsPerSecond: 0,
     reconcilesPerSecond: 0,
     retries: 0,
-    reconciles: { success: 0, requeue: 0, requeueAfter: 0, error: 0, terminalError: 0, panic: 0 },
+    reconciles: Object.assign(dict<number>(), {
+      success: 0,
+      requeue: 0,
+      requeueAfter: 0,
+      error: 0,
+      terminalError: 0,
+      panic: 0,
+    }) as ControllerView['reconciles'],
     totalReconciles: 0,
     histogram: emptyHistogram(),
-    causes: {
+    causes: Object.assign(dict<number>(), {
       event: 0,
       owner: 0,
       mapped: 0,
@@ -42,14 +50,14 @@ export function newController(name: string, ts: number): ControllerView {
       resync: 0,
       manual: 0,
       unknown: 0,
-    },
-    handlers: {},
-    client: { requests: {}, cached: 0, errors: 0, conflicts: 0 },
-    keys: {},
+    }) as ControllerView['causes'],
+    handlers: dict(),
+    client: { requests: dict(), cached: 0, errors: 0, conflicts: 0 },
+    keys: dict(),
     keyCount: 0,
     evictedKeys: 0,
     hotLoops: [],
-    writes: {},
+    writes: dict(),
     shutDown: false,
     series: [],
     lastTs: ts,
@@ -74,7 +82,7 @@ export function newKey(key: string, ts: number): KeyView {
 }
 
 export function controllerOf(d: Draft, name: string, ts: number): ControllerView {
-  const all = d.child(d.view, 'controllers');
+  const all = d.childRecord(d.view, 'controllers');
   const existing = all[name];
   const c = existing ? d.own(existing) : d.made(newController(name, ts));
   // Later touches in the same batch find their own copy already in place.
@@ -150,7 +158,7 @@ function evictKeys(d: Draft, c: ControllerView, keep: string): void {
   for (const k of victims) delete keys[k.key];
   c.keyCount -= victims.length;
   c.evictedKeys += victims.length;
-  if (c.hotLoops.some((h) => !keys[h.key])) c.hotLoops = c.hotLoops.filter((h) => keys[h.key]);
+  if (c.hotLoops.some((h) => !lookup(keys, h.key))) c.hotLoops = c.hotLoops.filter((h) => lookup(keys, h.key));
 }
 
 function blankPoint(t: number, prev: ControllerSeriesPoint | undefined, c: ControllerView): ControllerSeriesPoint {
@@ -199,7 +207,7 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       k.adds++;
       // A matured delayed entry's causes were absorbed when its queue.addAfter events arrived.
       if (!ev.matured) {
-        d.child(c, 'causes')[ev.cause.type]++;
+        d.childRecord(c, 'causes')[ev.cause.type]++;
         absorb(d, k, ev.cause);
       }
       if (!ev.queued && !ev.matured) c.dedupedAdds++;
@@ -213,7 +221,7 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       break;
     }
     case 'queue.addAfter': {
-      d.child(c, 'causes')[ev.cause.type]++;
+      d.childRecord(c, 'causes')[ev.cause.type]++;
       absorb(d, k, ev.cause);
       k.nextRetryAt = ev.readyAt;
       if (ev.requeues !== undefined) k.requeues = ev.requeues;
@@ -266,7 +274,7 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
     case 'handler.event': {
       const c = controllerOf(d, ev.controller, ev.ts);
       if (!c.watches?.includes(ev.ref.gvk)) c.watches = [...(c.watches ?? []), ev.ref.gvk];
-      const hs = d.child(c, 'handlers');
+      const hs = d.childRecord(c, 'handlers');
       const h = { ...(hs[ev.handler] ?? { events: 0, filtered: 0, enqueued: 0 }) };
       h.events++;
       if (ev.filteredBy) {
@@ -284,7 +292,7 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       if (!ev.controller) return;
       const c = controllerOf(d, ev.controller, ev.ts);
       const cl = d.child(c, 'client');
-      const reqs = d.child(cl, 'requests');
+      const reqs = d.childRecord(cl, 'requests');
       reqs[ev.verb] = (reqs[ev.verb] ?? 0) + 1;
       if (ev.cached) cl.cached++;
       const failed = ev.error !== undefined || (ev.code !== undefined && ev.code >= 400);
@@ -295,7 +303,9 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
     }
     case 'manager.lifecycle': {
       const prev = d.view.manager;
-      const m = prev ? { ...prev, groups: { ...prev.groups } } : { phase: 'unknown', since: ev.ts, groups: {} };
+      const groups = dict<string>();
+      if (prev) for (const g of Object.keys(prev.groups)) groups[g] = prev.groups[g] as string;
+      const m = prev ? { ...prev, groups } : { phase: 'unknown', since: ev.ts, groups };
       if (ev.group) m.groups[ev.group] = ev.phase;
       else {
         m.phase = ev.phase;
@@ -311,7 +321,7 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
     case 'module.lifecycle':
       return moduleLifecycle(d, ev);
     case 'leaderelection.state': {
-      const leaders = d.child(d.view, 'leaders');
+      const leaders = d.childRecord(d.view, 'leaders');
       const prev = leaders[ev.lease];
       leaders[ev.lease] = {
         lease: ev.lease,
@@ -355,7 +365,7 @@ function reconcileStart(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: '
   d.ring(k, 'history', limits.maxReconcilesPerKey).push(rec);
   d.made(rec);
   setState(k, 'processing', ev.ts);
-  const workers = d.child(c, 'workerStates');
+  const workers = d.childRecord(c, 'workerStates');
   workers[String(ev.worker)] = { worker: ev.worker, key: ev.key, since: ev.ts, reconcileSeq: ev.seq };
   c.activeWorkers = countActive(workers);
   point(d, c, ev.ts).activeWorkers = c.activeWorkers;
@@ -380,7 +390,7 @@ function reconcileEnd(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 're
     const i = h.findLastIndex((r) => r.seq === last.seq);
     if (i >= 0) h[i] = rec;
   }
-  d.child(c, 'reconciles')[ev.outcome]++;
+  d.childRecord(c, 'reconciles')[ev.outcome]++;
   c.totalReconciles++;
   observe(d, c, ev.durationMs / 1000);
   const p = point(d, c, ev.ts);
@@ -398,7 +408,7 @@ function reconcileEnd(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 're
       });
     }
   }
-  const workers = d.child(c, 'workerStates');
+  const workers = d.childRecord(c, 'workerStates');
   const w = workers[String(ev.worker)];
   if (w && w.key === ev.key) workers[String(ev.worker)] = { worker: ev.worker, since: ev.ts };
   c.activeWorkers = countActive(workers);

@@ -6,6 +6,7 @@ import type { EnqueueCause } from './events-workqueue';
 import type { Draft } from './reduce-draft';
 import { notable } from './reduce-notable';
 import type { ControllerView, HotLoop, KeyView, WriteRecord } from './view';
+import { dictOf, lookup } from './records';
 import { refId, refKey } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
@@ -23,9 +24,9 @@ export function recordWrite(d: Draft, c: ControllerView, ev: Stamped<ClientReque
   if (key !== undefined) w.key = key;
   if (ev.code !== undefined) w.code = ev.code;
   if (ev.error !== undefined) w.error = ev.error;
-  const running = key !== undefined ? c.keys[key]?.lastReconcile : undefined;
+  const running = key !== undefined ? lookup(c.keys, key)?.lastReconcile : undefined;
   if (running && running.endTs === undefined && running.selfCaused) w.fromSelfCaused = true;
-  const writes = d.child(c, 'writes');
+  const writes = d.childRecord(c, 'writes');
   const id = refId(ev.ref);
   const prev = writes[id];
   const isNew = prev === undefined;
@@ -50,7 +51,7 @@ export function recordWrite(d: Draft, c: ControllerView, ev: Stamped<ClientReque
   if (isNew && Object.keys(writes).length > d.view.limits.maxWritesPerController)
     trimWrites(c, d.view.limits.maxWritesPerController);
   if (key === undefined) return;
-  const k = c.keys[key];
+  const k = lookup(c.keys, key);
   if (k?.lastReconcile && k.lastReconcile.endTs === undefined) {
     const owned = d.own(d.childRecord(c, 'keys')[key] as KeyView);
     d.childRecord(c, 'keys')[key] = owned;
@@ -104,7 +105,7 @@ export function findSelfCause(
 ): { cause: EnqueueCause; write: WriteRecord } | undefined {
   for (const cause of causes) {
     if (!cause.source || cause.eventType === undefined) continue;
-    const w = exactWrite(c.writes[refId(cause.source)], cause.source.resourceVersion);
+    const w = exactWrite(lookup(c.writes, refId(cause.source)), cause.source.resourceVersion);
     if (w && w.error === undefined && w.ts <= ts && w.ts >= ts - windowMs) return { cause, write: w };
   }
   return undefined;
@@ -175,7 +176,7 @@ export function expireHotLoops(d: Draft, c: ControllerView, now: number): void {
   const keys = d.childRecord(c, 'keys');
   for (const h of c.hotLoops) {
     if (h.lastTs >= now - h.windowMs) continue;
-    const k = keys[h.key];
+    const k = lookup(keys, h.key);
     if (!k?.hotLoop) continue;
     const ok = d.own(k);
     delete ok.hotLoop;
@@ -187,5 +188,5 @@ export function expireHotLoops(d: Draft, c: ControllerView, now: number): void {
 /** Keeps the newest 80% of the cap, so trimming runs once per many writes. c must be writable. */
 function trimWrites(c: ControllerView, cap: number): void {
   const entries = Object.entries(c.writes).sort((a, b) => b[1].ts - a[1].ts || b[1].seq - a[1].seq);
-  c.writes = Object.fromEntries(entries.slice(0, Math.floor(cap * 0.8)));
+  c.writes = dictOf(entries.slice(0, Math.floor(cap * 0.8)));
 }

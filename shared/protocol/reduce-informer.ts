@@ -1,6 +1,7 @@
 // The cache half of reduce(): reflector sessions, FIFO pending deltas, store size, informer lifecycle.
 import type { CacheEvent } from './events-cache';
 import type { Draft } from './reduce-draft';
+import { dict, lookup } from './records';
 import { notable } from './reduce-notable';
 import { emptyTransitionCounts, isReflectorTransition, transitionId } from './reflector-machine';
 import { seriesPoint } from './reduce-series';
@@ -22,7 +23,7 @@ export function newInformer(id: string, ts: number): InformerView {
     fifoLength: 0,
     handlers: [],
     counters: emptyCounters(),
-    pending: {},
+    pending: dict(),
     pendingKeys: 0,
     pendingOverflow: 0,
     history: [],
@@ -47,16 +48,22 @@ function emptyCounters(): InformerCounters {
     relistDeleted: 0,
     tombstones: 0,
     transitions: emptyTransitionCounts(),
-    deltas: { Added: 0, Updated: 0, Deleted: 0, Replaced: 0, Sync: 0 },
+    deltas: Object.assign(dict<number>(), {
+      Added: 0,
+      Updated: 0,
+      Deleted: 0,
+      Replaced: 0,
+      Sync: 0,
+    }) as InformerCounters['deltas'],
     pops: 0,
     popErrors: 0,
     indexerOps: 0,
-    notifications: {},
+    notifications: dict(),
   };
 }
 
 function informerOf(d: Draft, id: string, ts: number): InformerView {
-  const all = d.child(d.view, 'informers');
+  const all = d.childRecord(d.view, 'informers');
   const existing = all[id];
   const inf = existing ? d.own(existing) : d.made(newInformer(id, ts));
   if (inf !== existing) {
@@ -269,7 +276,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     }
     case 'fifo.delta': {
       const c = d.child(inf, 'counters');
-      d.child(c, 'deltas')[ev.delta]++;
+      d.childRecord(c, 'deltas')[ev.delta]++;
       if (ev.tombstone) c.tombstones++;
       inf.fifoLength = ev.queueLength;
       const p = point(d, inf, ev.ts);
@@ -303,7 +310,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       p.pops++;
       p.fifoLength = ev.queueLength;
       if (ev.requeued) return;
-      if (inf.pending[ev.key]) {
+      if (lookup(inf.pending, ev.key)) {
         delete d.childRecord(inf, 'pending')[ev.key];
         inf.pendingKeys--;
       } else if (inf.pendingOverflow > 0) inf.pendingOverflow--;
@@ -317,7 +324,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       return;
     }
     case 'informer.notify': {
-      const n = d.child(d.child(inf, 'counters'), 'notifications');
+      const n = d.childRecord(d.child(inf, 'counters'), 'notifications');
       n[ev.handler] = (n[ev.handler] ?? 0) + 1;
       return;
     }

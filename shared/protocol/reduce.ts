@@ -12,7 +12,9 @@ import type { WorkqueueEvent } from './events-workqueue';
 import { Draft } from './reduce-draft';
 import { applyControllerEvent, applyWorkqueueEvent } from './reduce-controller';
 import { applyCacheEvent } from './reduce-informer';
+import { notable } from './reduce-notable';
 import { ratePerSecond } from './reduce-series';
+import { MAX_REDUCER_ERRORS } from './view';
 import type { RuntimeView } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
@@ -46,12 +48,48 @@ export function reduce(view: RuntimeView, events: readonly StampedEvent[], sessi
   for (const ev of events) {
     if (ev.seq <= (d ? d.view.lastSeq : view.lastSeq)) continue;
     d ??= new Draft(view, session?.fresh);
-    apply(d, ev);
+    try {
+      apply(d, ev);
+    } catch (err) {
+      dropped(d, ev, err);
+    }
   }
   if (!d) return view;
-  finalize(d);
+  try {
+    finalize(d);
+  } catch (err) {
+    dropped(d, { seq: d.view.lastSeq, ts: d.view.lastTs, kind: '(end of batch)' }, err);
+  }
   if (session && session.fresh.size > MAX_SESSION_OBJECTS) session.share();
   return d.view;
+}
+
+/**
+ * One event the reducer threw on (a malformed recording, an event from a newer or buggy producer): whatever
+ * it had changed stays, the rest of the batch still applies, and the view says so where the UI can show it.
+ */
+function dropped(d: Draft, ev: { seq: number; ts: number; kind: unknown }, err: unknown): void {
+  const v = d.view;
+  const kind = typeof ev.kind === 'string' ? ev.kind.slice(0, 100) : '(no kind)';
+  const error = describe(err);
+  v.droppedEvents = (v.droppedEvents ?? 0) + 1;
+  try {
+    if (!Array.isArray(v.reducerErrors)) v.reducerErrors = [];
+    d.ring(v, 'reducerErrors', MAX_REDUCER_ERRORS).push({ seq: ev.seq, ts: ev.ts, kind, error });
+    if (!Array.isArray(v.notable)) v.notable = [];
+    notable(d, { seq: ev.seq, ts: ev.ts, kind }, 'error', `dropped event #${ev.seq} (${kind}): ${error}`);
+  } catch {
+    // A view too broken to take the report still has the count.
+  }
+}
+
+function describe(err: unknown): string {
+  try {
+    const text = err instanceof Error ? `${err.name}: ${err.message}` : typeof err === 'string' ? err : typeof err;
+    return text.slice(0, 300);
+  } catch {
+    return 'unknown error';
+  }
 }
 
 function apply(d: Draft, ev: StampedEvent): void {
@@ -108,7 +146,7 @@ function finalize(d: Draft): void {
     const recs = ratePerSecond(c.series, 'reconciles', v.lastTs, rateWindowMs);
     if (adds === c.addsPerSecond && recs === c.reconcilesPerSecond) continue;
     const o = d.own(c);
-    d.child(v, 'controllers')[c.name] = o;
+    d.childRecord(v, 'controllers')[c.name] = o;
     o.addsPerSecond = adds;
     o.reconcilesPerSecond = recs;
   }

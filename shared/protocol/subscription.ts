@@ -7,6 +7,7 @@
 import type { StampedEvent } from './events';
 import type { ObjectRef } from './ids';
 import type { ControllerView, InformerView, RuntimeView } from './view';
+import { dict, dictOf, lookup } from './records';
 
 export interface Subscription {
   controllers?: string[];
@@ -66,27 +67,27 @@ function keyMatches(sub: Subscription, key: string): boolean {
 /** The part of a view a subscription covers (unchanged parts keep their identity). */
 export function filterView(view: RuntimeView, sub: Subscription): RuntimeView {
   if (isSubscribeAll(sub)) return view;
-  const informers: Record<string, InformerView> = {};
+  const informers = dict<InformerView>();
   for (const [id, inf] of Object.entries(view.informers)) {
     if (!kindMatches(sub.kinds, id)) continue;
     const narrow = sub.namespaces?.length || sub.keys?.length;
     informers[id] = narrow
-      ? { ...inf, pending: Object.fromEntries(Object.entries(inf.pending).filter(([k]) => keyMatches(sub, k))) }
+      ? { ...inf, pending: dictOf(Object.entries(inf.pending).filter(([k]) => keyMatches(sub, k))) }
       : inf;
   }
-  const controllers: Record<string, ControllerView> = {};
+  const controllers = dict<ControllerView>();
   for (const [name, c] of Object.entries(view.controllers)) {
     if (!listed(sub.controllers, name)) continue;
     if (!sub.namespaces?.length && !sub.keys?.length) {
       controllers[name] = c;
       continue;
     }
-    const keys = Object.fromEntries(Object.entries(c.keys).filter(([k]) => keyMatches(sub, k)));
+    const keys = dictOf(Object.entries(c.keys).filter(([k]) => keyMatches(sub, k)));
     controllers[name] = {
       ...c,
       keys,
       keyCount: Object.keys(keys).length,
-      hotLoops: c.hotLoops.filter((h) => keys[h.key]),
+      hotLoops: c.hotLoops.filter((h) => lookup(keys, h.key)),
     };
   }
   return {

@@ -10,6 +10,7 @@ import type { CauseType, EnqueueCause, QueueDepth } from './events-workqueue';
 import type { ModuleError, ReconcileOutcome } from './events-controller';
 import type { StampedEvent } from './events';
 import { PROTOCOL_VERSION } from './version';
+import { dict } from './records';
 
 /** controller-runtime's controller_runtime_reconcile_time_seconds buckets, in seconds. */
 export const RECONCILE_TIME_BUCKETS: readonly number[] = [
@@ -383,6 +384,17 @@ export interface NotableEntry {
   text: string;
 }
 
+/** An event the reducer could not apply: it was dropped (its effect may be partial) and is reported here. */
+export interface ReducerError {
+  seq: number;
+  ts: number;
+  kind: string;
+  error: string;
+}
+
+/** Reducer errors kept in the view; older ones are only counted in droppedEvents. */
+export const MAX_REDUCER_ERRORS = 20;
+
 export interface ManagerView {
   phase: string;
   since: number;
@@ -429,6 +441,10 @@ export interface RuntimeView {
   /** Recent raw events, newest last. */
   log: StampedEvent[];
   notable: NotableEntry[];
+  /** Events the reducer threw on: dropped and counted, never fatal (absent in views from older servers). */
+  droppedEvents?: number;
+  /** The latest of those, oldest first, at most MAX_REDUCER_ERRORS. */
+  reducerErrors?: ReducerError[];
 }
 
 export function createView(limits: Partial<ViewLimits> = {}): RuntimeView {
@@ -439,9 +455,9 @@ export function createView(limits: Partial<ViewLimits> = {}): RuntimeView {
     lastTs: 0,
     firstTs: 0,
     eventCount: 0,
-    informers: {},
-    controllers: {},
-    leaders: {},
+    informers: dict(),
+    controllers: dict(),
+    leaders: dict(),
     modules: [],
     log: [],
     notable: [],

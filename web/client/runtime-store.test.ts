@@ -1,5 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
+import type { StampedEvent } from '../../shared/protocol/events';
+import { lookup } from '../../shared/protocol/records';
+import { reduce } from '../../shared/protocol/reduce';
+import { eventsNaming, PROTOTYPE_NAMES } from '../../shared/protocol/testing/prototype-names';
 import { createView } from '../../shared/protocol/view';
+import type { RuntimeView } from '../../shared/protocol/view';
+import { focusController, focusInformer, focusKey } from '../panels/focus';
 import { fixtureSession } from '../fixtures/fixture-view';
 import { RuntimeStore } from './runtime-store';
 
@@ -86,5 +92,28 @@ describe('RuntimeStore', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+});
+
+describe('RuntimeStore with names of Object.prototype members', () => {
+  it('takes a parsed snapshot naming constructor and __proto__ and keeps reducing it', () => {
+    const events = PROTOTYPE_NAMES.flatMap((n) => eventsNaming(n, 'ns'));
+    const stamped = events.map((e, i) => ({ ...e, seq: i + 1, ts: 1000 + i }) as StampedEvent);
+    const server = reduce(createView(), stamped.slice(0, 40));
+    const store = new RuntimeStore();
+    // What socket.io hands the page: plain parsed JSON.
+    store.setSnapshot(JSON.parse(JSON.stringify(server)) as RuntimeView);
+    store.setServerStatus(JSON.parse('{"recording":{"paused":false,"evicted":0},"steppers":{},"faults":[]}'));
+    store.applyBatch(stamped.slice(40));
+    const v = store.getState().view;
+    for (const n of PROTOTYPE_NAMES) expect(v.controllers[n]?.keys[`ns/${n}`]?.reconciles).toBe(1);
+    expect(v.droppedEvents ?? 0).toBe(0);
+    expect(store.getState().serverStatus?.steppers.constructor).toBeUndefined();
+    expect(focusController(v, { panel: 'controller', controller: 'valueOf' })?.name).toBe('valueOf');
+    const none = store.getState().view;
+    expect(focusKey(lookup(none.controllers, 'valueOf'), { panel: 'controller', key: 'toString' })?.key).toBe(
+      'ns/valueOf',
+    );
+    expect(focusInformer(createView(), { panel: 'reflector', informer: 'constructor' })).toBeUndefined();
   });
 });

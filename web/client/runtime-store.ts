@@ -2,6 +2,7 @@
 // Batches go through the same shared reducer the server uses; a hello/resync replaces the view wholesale.
 // Subscribers are told once per change, and the state object is replaced on every change so
 // useSyncExternalStore selectors can compare by identity.
+import { dictTree } from '../../shared/protocol/records';
 import { reduce } from '../../shared/protocol/reduce';
 import type { StampedEvent } from '../../shared/protocol/events';
 import { createView } from '../../shared/protocol/view';
@@ -92,8 +93,12 @@ export class RuntimeStore {
     return this.live;
   }
 
-  /** Replaces the view with a server snapshot (hello, or a resync after a gap). */
-  setSnapshot(view: RuntimeView, server?: ServerInfo): void {
+  /**
+   * Replaces the view with a server snapshot (hello, or a resync after a gap). The snapshot arrives as parsed
+   * JSON: its records are made null-prototype so panels and the reducer can index them by any name.
+   */
+  setSnapshot(snapshot: RuntimeView, server?: ServerInfo): void {
+    const view = dictTree(snapshot);
     this.live = view;
     this.arrivals.length = 0;
     this.publish({
@@ -130,7 +135,7 @@ export class RuntimeStore {
   }
 
   setServerStatus(serverStatus: ServerStatus): void {
-    this.publish({ serverStatus });
+    this.publish({ serverStatus: dictTree(serverStatus) });
   }
 
   setStatus(status: LinkStatus): void {

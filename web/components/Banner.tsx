@@ -111,3 +111,24 @@ export function Banner({ state, now }: { state: StoreState; now: number }) {
       ) : null;
   }
 }
+
+/** Events the reducer could not apply (a malformed recording, a buggy producer): dropped, and said so here. */
+export function DroppedEventsBanner({ view }: { view: StoreState['view'] }) {
+  const n = view.droppedEvents ?? 0;
+  if (n === 0) return null;
+  const last = view.reducerErrors?.[view.reducerErrors.length - 1];
+  return (
+    <div className="banner warn" role="status" data-testid="dropped-events">
+      <b>
+        {fmtCount(n)} event{n === 1 ? '' : 's'} could not be applied
+      </b>{' '}
+      and {n === 1 ? 'was' : 'were'} dropped; what they touched may be incomplete.
+      {last && (
+        <span className="dim">
+          {' '}
+          Latest: #{last.seq} {last.kind}: {last.error}
+        </span>
+      )}
+    </div>
+  );
+}

@@ -1,5 +1,6 @@
 // Which informer / controller / key a panel shows when the route names none (or one that is gone).
 import { failedReconciles } from '../../shared/protocol/reconcile-outcomes';
+import { lookup } from '../../shared/protocol/records';
 import type { ControllerView, InformerView, KeyView, RuntimeView } from '../../shared/protocol/view';
 import type { Route } from '../client/route';
 
@@ -22,7 +23,8 @@ export function controllerNames(view: RuntimeView): string[] {
 }
 
 export function focusInformer(view: RuntimeView, route: Route): InformerView | undefined {
-  if (route.informer && view.informers[route.informer]) return view.informers[route.informer];
+  const routed = route.informer !== undefined ? lookup(view.informers, route.informer) : undefined;
+  if (routed) return routed;
   // Default to the busiest informer: the one a newcomer most likely wants to look at.
   let best: InformerView | undefined;
   for (const i of sortedInformers(view)) {
@@ -40,7 +42,8 @@ export function focusController(
   route: Route,
   prefer: 'first' | 'trouble' | 'healthy' = 'first',
 ): ControllerView | undefined {
-  if (route.controller && view.controllers[route.controller]) return view.controllers[route.controller];
+  const routed = route.controller !== undefined ? lookup(view.controllers, route.controller) : undefined;
+  if (routed) return routed;
   const all = sortedControllers(view);
   if (prefer === 'first' || all.length < 2) return all[0];
   const trouble = (c: ControllerView) => c.hotLoops.length * 1e9 + failedReconciles(c.reconciles);
@@ -52,9 +55,11 @@ export function focusController(
 /** The focused key, or the most interesting one: a hot loop, else the most retried, else the busiest. */
 export function focusKey(c: ControllerView | undefined, route: Route): KeyView | undefined {
   if (!c) return undefined;
-  if (route.key && c.keys[route.key]) return c.keys[route.key];
+  const routed = route.key !== undefined ? lookup(c.keys, route.key) : undefined;
+  if (routed) return routed;
   const hot = c.hotLoops[c.hotLoops.length - 1];
-  if (hot && c.keys[hot.key]) return c.keys[hot.key];
+  const hotKey = hot ? lookup(c.keys, hot.key) : undefined;
+  if (hotKey) return hotKey;
   let best: KeyView | undefined;
   for (const k of Object.values(c.keys)) {
     if (!best || k.requeues > best.requeues || (k.requeues === best.requeues && k.reconciles > best.reconciles))

@@ -52,5 +52,19 @@ function checkHeader(file: string, value: unknown): RecordingHeader {
       `${file}: recorded with protocol version ${String(h.protocolVersion)}, this build replays version ${PROTOCOL_VERSION}`,
     );
   }
+  if (!Array.isArray(h.controllers) || !h.controllers.every((c) => typeof c === 'string')) {
+    throw new Error(`${file}:1: header "controllers" must be a list of controller names`);
+  }
+  const limits: unknown = h.viewLimits;
+  if (limits === null || typeof limits !== 'object' || Array.isArray(limits)) {
+    throw new Error(`${file}:1: header "viewLimits" must be an object of numbers`);
+  }
+  for (const [name, value] of Object.entries(limits)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) {
+      throw new Error(
+        `${file}:1: header viewLimits.${name} must be a non-negative number, got ${String(JSON.stringify(value)).slice(0, 40)}`,
+      );
+    }
+  }
   return h as RecordingHeader;
 }

@@ -19,6 +19,7 @@ import type {
   ServerToClientEvents,
   Snapshot,
 } from '../../../shared/protocol/socket';
+import { dict } from '../../../shared/protocol/records';
 import { filterView, matchesEvent } from '../../../shared/protocol/subscription';
 import type { Subscription } from '../../../shared/protocol/subscription';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
@@ -317,8 +318,8 @@ export class DashboardSocketServer {
       serverEpoch: this.opts.recorder.serverEpoch,
       seq: this.opts.recorder.seq,
       dropped: s.dropped,
-      controllers: {},
-      informers: {},
+      controllers: dict(),
+      informers: dict(),
     };
     for (const c of Object.values(view.controllers)) {
       summary.controllers[c.name] = { ...c.depth, activeWorkers: c.activeWorkers, totalReconciles: c.totalReconciles };

@@ -2,6 +2,7 @@
 // keys this page has seen in events), recent indexer writes from the event log, and versions rendered as
 // readable diff lines.
 import type { IndexerUpdateEvent, StampedEvent } from '../../../shared/protocol/events';
+import { lookup } from '../../../shared/protocol/records';
 import type { DiffOp, ObjectVersion } from '../../../shared/protocol/socket';
 import type { RuntimeView } from '../../../shared/protocol/view';
 import { refKey } from '../../../shared/protocol/view';
@@ -9,7 +10,7 @@ import { refKey } from '../../../shared/protocol/view';
 /** Keys of the informer's objects this page has seen: pending deltas, recent log entries, controller keys. */
 export function knownKeys(view: RuntimeView, informer: string, search = '', limit = 500): string[] {
   const keys = new Set<string>();
-  const inf = view.informers[informer];
+  const inf = lookup(view.informers, informer);
   if (inf) for (const k of Object.keys(inf.pending)) keys.add(k);
   const deleted = new Set<string>();
   for (const ev of view.log) {
