@@ -4,6 +4,7 @@ import { failedReconciles } from '../shared/protocol/reconcile-outcomes';
 import { useCallback, useEffect, useRef } from 'react';
 import type { ReactNode } from 'react';
 import type { RuntimeView } from '../shared/protocol/view';
+import { totalQueued } from '../shared/protocol/queue-counts';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
 import { useNow, useStore, useStoreState } from './client/hooks';
 import { navigate, useRoute } from './client/route';
@@ -66,7 +67,7 @@ function navBadge(id: PanelId, view: RuntimeView): ReactNode {
       return n > 0 ? <Badge tone="muted">{fmtCount(n)}</Badge> : null;
     }
     case 'workqueue': {
-      const n = controllers.reduce((s, c) => s + c.depth.ready + c.depth.waiting, 0);
+      const n = totalQueued(controllers);
       return n > 0 ? <Badge tone="info">{fmtCount(n)}</Badge> : null;
     }
     case 'controller': {

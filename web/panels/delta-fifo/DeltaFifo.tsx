@@ -3,6 +3,7 @@
 import { Breakdown } from '../../components/Bars';
 import { Card } from '../../components/Card';
 import { DataTable } from '../../components/DataTable';
+import { VirtualTable } from '../../components/VirtualTable';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -41,7 +42,7 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
         <Stat
           label="Pending keys shown"
           value={fmtCount(rows.length)}
-          hint={inf.pendingOverflow ? `+${inf.pendingOverflow} not shown` : 'all'}
+          hint={inf.pendingOverflow ? `+${fmtCount(inf.pendingOverflow)} over the view's cap` : 'all'}
         />
         <Stat label="Deltas / s" value={seriesRate(inf.series, 'deltas', windowMs).toFixed(1)} />
         <Stat
@@ -117,10 +118,13 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
         </DataTable>
       </Card>
       <Card title="Pending deltas per key" right={<span className="dim">head of the queue first</span>} flush>
-        <DataTable
+        <VirtualTable
           rows={rows}
+          total={rows.length + inf.pendingOverflow}
+          noun="pending keys"
+          columns={5}
+          height={460}
           empty="The FIFO is empty: every delta has been popped into the indexer and handed to the handlers."
-          scroll
           testId="fifo-pending"
           head={
             <>
@@ -149,7 +153,7 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
               <td className="mono dim">{r.ref.resourceVersion ?? '–'}</td>
             </tr>
           )}
-        </DataTable>
+        </VirtualTable>
       </Card>
     </div>
   );

@@ -12,11 +12,10 @@ export interface PendingRow extends PendingDeltas {
 }
 
 /** Oldest first: the key at the head of the FIFO is the one the informer's pop loop will process next. */
-export function pendingRows(inf: InformerView, now: number, limit = 300): PendingRow[] {
+export function pendingRows(inf: InformerView, now: number): PendingRow[] {
   return Object.values(inf.pending)
     .map((p) => ({ ...p, ageMs: Math.max(0, now - p.since) }))
-    .sort((a, b) => a.since - b.since || a.key.localeCompare(b.key))
-    .slice(0, limit);
+    .sort((a, b) => a.since - b.since || a.key.localeCompare(b.key));
 }
 
 export function deltaMix(inf: InformerView): BreakdownRow[] {

@@ -4,18 +4,23 @@ import { useState } from 'react';
 import type { InspectResult } from '../../../shared/protocol/socket';
 import { Card, Empty } from '../../components/Card';
 import { DataTable } from '../../components/DataTable';
+import { VirtualTable } from '../../components/VirtualTable';
 import { JsonView } from '../../components/JsonView';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { fmtAgo, fmtClockMs, fmtCount } from '../../components/format';
 import { useInspect } from '../../components/useInspect';
 import { navigate } from '../../client/route';
+import { activateProps } from '../../components/activate';
 import { focusInformer, informerIds, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
 import { diffLines, knownKeys, recentOps, splitKey, versionsNewestFirst } from './indexer-series';
 
 type CacheResult = Extract<InspectResult, { target: 'cache' }>;
 type ObjectResult = Extract<InspectResult, { target: 'object' }>;
+
+/** The most keys one answer carries (the server's bound); the list says when the store holds more. */
+const CACHE_KEYS_LIMIT = 10_000;
 
 const OP_TONE = { add: 'ok', update: 'info', delete: 'err', replace: 'purple' } as const;
 
@@ -83,7 +88,7 @@ export function Indexer({ view, route, now }: PanelProps) {
   const [search, setSearch] = useState('');
   const inf = focusInformer(view, route);
   const cache = useInspect<CacheResult>(
-    inf ? { target: 'cache', informer: inf.id, limit: 500, ...(search ? { search } : {}) } : undefined,
+    inf ? { target: 'cache', informer: inf.id, limit: CACHE_KEYS_LIMIT, ...(search ? { search } : {}) } : undefined,
     3000,
   );
   if (!inf) {
@@ -141,17 +146,24 @@ export function Indexer({ view, route, now }: PanelProps) {
               </div>
             )}
           </div>
-          <DataTable rows={keys} empty={<>No key{search ? ` matches “${search}”` : ''}.</>} scroll={560}>
+          <VirtualTable
+            rows={keys}
+            total={total}
+            noun={search ? 'matching keys' : 'keys'}
+            empty={<>No key{search ? ` matches “${search}”` : ''}.</>}
+            height={560}
+            testId="cache-key-list"
+          >
             {(k) => (
               <tr
                 key={k}
+                {...activateProps(() => navigate({ panel: 'indexer', informer: inf.id, key: k }))}
                 className={`clickable ${k === selected ? 'selected' : ''}`}
-                onClick={() => navigate({ panel: 'indexer', informer: inf.id, key: k })}
               >
                 <td className="mono">{k}</td>
               </tr>
             )}
-          </DataTable>
+          </VirtualTable>
         </Card>
         <div className="grid">
           {selected ? (

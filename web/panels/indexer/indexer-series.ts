@@ -8,7 +8,7 @@ import type { RuntimeView } from '../../../shared/protocol/view';
 import { refKey } from '../../../shared/protocol/view';
 
 /** Keys of the informer's objects this page has seen: pending deltas, recent log entries, controller keys. */
-export function knownKeys(view: RuntimeView, informer: string, search = '', limit = 500): string[] {
+export function knownKeys(view: RuntimeView, informer: string, search = ''): string[] {
   const keys = new Set<string>();
   const inf = lookup(view.informers, informer);
   if (inf) for (const k of Object.keys(inf.pending)) keys.add(k);
@@ -34,10 +34,7 @@ export function knownKeys(view: RuntimeView, informer: string, search = '', limi
     }
   }
   const q = search.trim().toLowerCase();
-  return [...keys]
-    .filter((k) => !q || k.toLowerCase().includes(q))
-    .sort()
-    .slice(0, limit);
+  return [...keys].filter((k) => !q || k.toLowerCase().includes(q)).sort();
 }
 
 export interface CacheOpRow {

@@ -2,6 +2,7 @@
 // and one per controller (handlers → workqueue → workers → reconciler), each box with its live numbers and
 // each arrow with the rate flowing through it.
 import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
+import { queueCounts, totalQueued } from '../../../shared/protocol/queue-counts';
 import type { ControllerView, InformerView, RuntimeView } from '../../../shared/protocol/view';
 import type { Tone } from '../../components/Stat';
 import { REFLECTOR_TONE } from '../../components/colors';
@@ -114,6 +115,7 @@ export function controllerLane(c: ControllerView, informers: readonly InformerVi
   const errors = failedReconciles(c.reconciles);
   const handlerEvents = Object.values(c.handlers).reduce((s, h) => s + h.events, 0);
   const filtered = Object.values(c.handlers).reduce((s, h) => s + h.filtered, 0);
+  const depth = queueCounts(c);
   const lane: ControllerLane = {
     name: c.name,
     phase: c.phase,
@@ -122,9 +124,9 @@ export function controllerLane(c: ControllerView, informers: readonly InformerVi
     dedupedAdds: c.dedupedAdds,
     handlerEvents,
     filtered,
-    ready: c.depth.ready,
-    waiting: c.depth.waiting,
-    processing: c.depth.processing,
+    ready: depth.ready,
+    waiting: depth.waiting,
+    processing: depth.processing,
     workers: c.workers,
     activeWorkers: c.activeWorkers,
     reconcileRate: c.reconcilesPerSecond,
@@ -165,7 +167,7 @@ export function buildPipeline(view: RuntimeView): Pipeline {
       reconcileRate: cLanes.reduce((s, c) => s + c.reconcileRate, 0),
       errors: cLanes.reduce((s, c) => s + c.errors, 0),
       hotLoops: cLanes.reduce((s, c) => s + c.hotLoops, 0),
-      queued: cLanes.reduce((s, c) => s + c.ready + c.waiting, 0),
+      queued: totalQueued(controllers),
     },
   };
 }

@@ -7,14 +7,18 @@ import { Badge } from '../../components/Stat';
 import { describeEvent } from '../../components/describe-event';
 import { fmtClockMs } from '../../components/format';
 import { useInspect } from '../../components/useInspect';
+import { VirtualTable } from '../../components/VirtualTable';
 
 type KeyResult = Extract<InspectResult, { target: 'key' }>;
+
+/** The most events one answer carries (the server's bound on an inspect). */
+const RAW_EVENTS_LIMIT = 10_000;
 
 export function RawEvents({ controller, objectKey }: { controller: string; objectKey: string }) {
   const [open, setOpen] = useState(false);
   const [bump, setBump] = useState(0);
   const res = useInspect<KeyResult>(
-    open ? { target: 'key', controller, key: objectKey, limit: 200 } : undefined,
+    open ? { target: 'key', controller, key: objectKey, limit: RAW_EVENTS_LIMIT } : undefined,
     0,
     bump,
   );
@@ -43,25 +47,21 @@ export function RawEvents({ controller, objectKey }: { controller: string; objec
       ) : events.length === 0 ? (
         <Empty>{res.loading ? 'Loading…' : 'No event for this key is left in the server’s ring.'}</Empty>
       ) : (
-        <div className="table-wrap" style={{ maxHeight: 360 }}>
-          <table className="data">
-            <tbody>
-              {events.map((ev) => {
-                const d = describeEvent(ev);
-                return (
-                  <tr key={ev.seq}>
-                    <td className="num dim">{ev.seq}</td>
-                    <td className="num dim">{fmtClockMs(ev.ts)}</td>
-                    <td>
-                      <Badge tone="muted">{ev.kind}</Badge>
-                    </td>
-                    <td className="wrap">{d ? d.text : ''}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
+        <VirtualTable rows={events} noun="events" height={360} columns={4} testId="raw-events">
+          {(ev) => {
+            const d = describeEvent(ev);
+            return (
+              <tr key={ev.seq}>
+                <td className="num dim">{ev.seq}</td>
+                <td className="num dim">{fmtClockMs(ev.ts)}</td>
+                <td>
+                  <Badge tone="muted">{ev.kind}</Badge>
+                </td>
+                <td className="wrap">{d ? d.text : ''}</td>
+              </tr>
+            );
+          }}
+        </VirtualTable>
       )}
     </Card>
   );

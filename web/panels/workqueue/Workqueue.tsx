@@ -4,7 +4,9 @@ import { useState } from 'react';
 import type { CauseType } from '../../../shared/protocol/events';
 import { Breakdown } from '../../components/Bars';
 import { Card, Empty } from '../../components/Card';
-import { DataTable } from '../../components/DataTable';
+import { VirtualTable } from '../../components/VirtualTable';
+import { activateProps } from '../../components/activate';
+import { queueCounts } from '../../../shared/protocol/queue-counts';
 import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { TimeSeriesChart } from '../../components/TimeSeriesChart';
@@ -39,6 +41,7 @@ export function Workqueue({ view, route, now }: PanelProps) {
     );
   }
   const counts = stateCounts(c);
+  const depth = queueCounts(c);
   const rows = keyRows(c, now, filter, search);
   const causeRows = (Object.entries(c.causes) as [CauseType, number][])
     .filter(([, n]) => n > 0)
@@ -52,16 +55,21 @@ export function Workqueue({ view, route, now }: PanelProps) {
         focus={{ panel: 'workqueue', field: 'controller', value: c.name, options: controllerNames(view) }}
       />
       <Stats>
-        <Stat label="Depth (ready)" value={c.depth.ready} tone="info" hint="workqueue_depth" />
+        <Stat
+          label="Depth (ready)"
+          value={depth.ready}
+          tone="info"
+          hint={depth.ready > 0 ? 'workqueue_depth · incl. keys re-added while processing' : 'workqueue_depth'}
+        />
         <Stat
           label="Waiting"
-          value={c.depth.waiting}
-          tone={c.depth.waiting > 0 ? 'warn' : undefined}
+          value={depth.waiting}
+          tone={depth.waiting > 0 ? 'warn' : undefined}
           hint="delayed / backing off"
         />
         <Stat
           label="Processing"
-          value={c.depth.processing}
+          value={depth.processing}
           tone="ok"
           hint={`${c.activeWorkers}/${c.workers} workers busy`}
         />
@@ -115,9 +123,7 @@ export function Workqueue({ view, route, now }: PanelProps) {
                   onClick={() => setFilter(f.id)}
                   data-testid={`filter-${f.id}`}
                 >
-                  {f.label}
-                  {f.id === 'hot' && counts.hot > 0 ? ` ${counts.hot}` : ''}
-                  {f.id === 'retrying' && counts.retrying > 0 ? ` ${counts.retrying}` : ''}
+                  {f.label} <span className="dim num">{fmtCount(counts[f.id])}</span>
                 </button>
               ))}
             </span>
@@ -132,14 +138,17 @@ export function Workqueue({ view, route, now }: PanelProps) {
         }
         flush
       >
-        <DataTable
+        <VirtualTable
           rows={rows}
+          total={counts.all}
+          noun={filter === 'all' && !search ? 'keys' : 'keys match'}
+          columns={9}
           empty={
             <>
               No key matches “{filter}”{search ? ` and “${search}”` : ''}.
             </>
           }
-          scroll={520}
+          height={520}
           testId="queue-keys"
           head={
             <>
@@ -158,8 +167,8 @@ export function Workqueue({ view, route, now }: PanelProps) {
           {(r) => (
             <tr
               key={r.key}
+              {...activateProps(() => navigate({ panel: 'trace', controller: c.name, key: r.key }))}
               className={`clickable ${route.key === r.key ? 'selected' : ''}`}
-              onClick={() => navigate({ panel: 'trace', controller: c.name, key: r.key })}
             >
               <td className="mono">
                 {r.key} {r.hot && <Badge tone="err">hot loop</Badge>}
@@ -213,7 +222,7 @@ export function Workqueue({ view, route, now }: PanelProps) {
               </td>
             </tr>
           )}
-        </DataTable>
+        </VirtualTable>
       </Card>
     </div>
   );

@@ -2,6 +2,7 @@
 // table with state, requeues and the countdown to the next retry.
 import type { CauseType } from '../../../shared/protocol/events';
 import type { ControllerView, KeyQueueState, KeyView } from '../../../shared/protocol/view';
+import { keyMembership } from '../../../shared/protocol/queue-counts';
 import type { ChartPoint } from '../../components/TimeSeriesChart';
 
 export function depthSeries(c: ControllerView): ChartPoint[] {
@@ -13,6 +14,8 @@ export type KeyFilter = 'all' | 'queued' | KeyQueueState | 'retrying' | 'hot';
 export interface KeyRow {
   key: string;
   state: KeyQueueState;
+  /** Where the queue counts this key (a processing key may be queued again). */
+  member: ReturnType<typeof keyMembership>;
   stateForMs: number;
   dirty: boolean;
   requeues: number;
@@ -38,6 +41,7 @@ export function keyRow(k: KeyView, now: number, hot: boolean): KeyRow {
   const row: KeyRow = {
     key: k.key,
     state: k.state,
+    member: keyMembership(k),
     stateForMs: Math.max(0, now - k.stateSince),
     dirty: k.dirty,
     requeues: k.requeues,
@@ -71,13 +75,15 @@ function matches(r: KeyRow, f: KeyFilter): boolean {
     case 'all':
       return true;
     case 'queued':
-      return r.state !== 'idle';
+      return r.member.ready || r.member.waiting;
     case 'retrying':
       return isRetrying(r);
     case 'hot':
       return r.hot;
+    case 'idle':
+      return r.state === 'idle';
     default:
-      return r.state === f;
+      return r.member[f];
   }
 }
 
@@ -85,13 +91,7 @@ function matches(r: KeyRow, f: KeyFilter): boolean {
  * Rows for the key table, most urgent first: processing, ready, then waiting by soonest retry, then idle by
  * recency. `search` is a substring match on the key.
  */
-export function keyRows(
-  c: ControllerView,
-  now: number,
-  filter: KeyFilter = 'queued',
-  search = '',
-  limit = 300,
-): KeyRow[] {
+export function keyRows(c: ControllerView, now: number, filter: KeyFilter = 'queued', search = ''): KeyRow[] {
   const hot = new Set(c.hotLoops.map((h) => h.key));
   const q = search.trim().toLowerCase();
   const rows: KeyRow[] = [];
@@ -108,13 +108,29 @@ export function keyRows(
       a.stateForMs - b.stateForMs ||
       a.key.localeCompare(b.key),
   );
-  return rows.slice(0, limit);
+  return rows;
 }
 
-export function stateCounts(c: ControllerView): Record<KeyQueueState, number> & { retrying: number; hot: number } {
-  const out = { ready: 0, waiting: 0, processing: 0, idle: 0, retrying: 0, hot: c.hotLoops.length };
+/** Keys per filter, counted as the queue counts them (see shared/protocol/queue-counts). */
+export function stateCounts(c: ControllerView): Record<KeyFilter, number> {
+  const out: Record<KeyFilter, number> = {
+    all: 0,
+    queued: 0,
+    ready: 0,
+    waiting: 0,
+    processing: 0,
+    idle: 0,
+    retrying: 0,
+    hot: c.hotLoops.length,
+  };
   for (const k of Object.values(c.keys)) {
-    out[k.state]++;
+    const m = keyMembership(k);
+    out.all++;
+    if (m.ready) out.ready++;
+    if (m.waiting) out.waiting++;
+    if (m.ready || m.waiting) out.queued++;
+    if (m.processing) out.processing++;
+    if (k.state === 'idle') out.idle++;
     if (isRetrying(k)) out.retrying++;
   }
   return out;
