@@ -53,10 +53,12 @@ export async function runApp(
   const recorder = new Recorder({ objectSource: objectSourceOver(() => managers().map((m) => m.getCache())) });
   const registry = newRegistry(true);
   // One manager for the examples, one per user module; all report to the recorder and share the registry.
-  const clusterManager = (): Manager =>
+  const clusterManager = (reload = false): Manager =>
     newManager(cluster.config, {
       probe: recorder,
       registry,
+      // A reloaded module's controllers take over the names (and metrics) of the generation they replace.
+      ...(reload ? { controller: { skipNameValidation: true } } : {}),
       ...(opts.namespace ? { cache: { namespace: opts.namespace } } : {}),
       ...(writable ? {} : { newClient: (o) => readOnlyClient(new CachedClient(o), cluster.name) }),
     });

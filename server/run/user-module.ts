@@ -68,7 +68,9 @@ export function moduleErrorOf(err: unknown, file: string, stage: 'load' | 'setup
   const message = err instanceof Error ? err.message : String(err);
   const prefix = stage === 'load' ? `${file} failed to load` : `setup in ${file} threw`;
   const at = locate(err, packageRoot);
-  return { message: `${prefix}: ${firstLine(message)}`, ...(at ? { at } : {}) };
+  // esbuild's "Transform failed with 1 error:" says nothing; the line after it names the problem.
+  const compilerError = /: ERROR: ([^\n]+)/.exec(message)?.[1];
+  return { message: `${prefix}: ${compilerError ?? firstLine(message)}`, ...(at ? { at } : {}) };
 }
 
 function firstLine(s: string): string {

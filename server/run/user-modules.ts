@@ -15,8 +15,11 @@ export interface UserModulesOptions {
   watch: boolean;
   /** Receives the module.lifecycle events (the dashboard's recorder). */
   probe: Probe;
-  /** A fresh manager for one module, wired to the cluster and the probe. */
-  newManager: () => Manager;
+  /**
+   * A fresh manager for one module, wired to the cluster and the probe. reload is true from the second
+   * generation on: its controllers reuse the names the first one registered in the shared metrics registry.
+   */
+  newManager: (reload: boolean) => Manager;
   log: (line: string) => void;
   /** Quiet period after the last file change before reloading. Default 150 ms. */
   debounceMs?: number;
@@ -69,7 +72,7 @@ class UserModule {
       const exports = await importGeneration(this.file, `${this.index}.${generation}`);
       const found = findSetup(exports);
       if (!found) return this.fail(generation, noSetupError(this.file, exports));
-      manager = this.o.newManager();
+      manager = this.o.newManager(generation > 1);
       try {
         await found.setup(manager);
       } catch (err) {
