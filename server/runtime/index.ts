@@ -67,7 +67,18 @@ export type {
   ClientListOptions,
 } from './client/interfaces';
 export { DynamicRESTMapper } from './client/rest-mapper';
-export { parseGroupVersion, apiVersionOf, resourcePath } from './client/gvk';
+export {
+  parseGroupVersion,
+  apiVersionOf,
+  resourcePath,
+  toGVK,
+  gvkId,
+  gvkOfObject,
+  sameGVK,
+  groupKindString,
+  type KindDescriptor,
+  type GroupKind,
+} from './client/gvk';
 
 // apimachinery: the object model a controller reads and writes, and pkg/api/meta's status-condition helpers
 export type {
@@ -99,7 +110,6 @@ export * from './source/source';
 export * from './source/kind';
 export * from './source/channel';
 export { informerSource, type InformerSourceOptions } from './source/informer';
-export { toGVK, gvkId, gvkOfObject, sameGVK, groupKindString, type KindDescriptor, type GroupKind } from './source/gvk';
 export { childContext, DeadlineExceededError, isDeadlineExceeded, type ChildContext } from './source/context';
 
 // controller-runtime pkg/controller, pkg/controller/controllerutil, pkg/builder

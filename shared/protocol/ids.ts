@@ -18,7 +18,3 @@ export type InformerId = string;
 
 /** Names a controller (and its workqueue, which shares the name as upstream does). */
 export type ControllerName = string;
-
-export function gvkString(group: string, version: string, kind: string): string {
-  return group ? `${group}/${version}/${kind}` : `${version}/${kind}`;
-}

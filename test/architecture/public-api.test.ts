@@ -47,7 +47,7 @@ const TOP_VALUES = words(`
   metaNamespaceKeyFunc metav1Now namespacedName newAPIReader newCachedClient newControllerManagedBy newInformerCache
   newListWatchForGVK newListWatchFromClient newManager newPredicateFuncs newRegistry newResourceLock newRestClient
   newSharedIndexInformer newUnmanaged not or parseBindAddress parseGroupVersion parseSelector ping predicate
-  predicateFuncs rawPatch realClock reconcileFunc refOf registry removeControllerReference removeFinalizer
+  predicateFuncs rawPatch realClock reconcileFunc registry removeControllerReference removeFinalizer
   removeOwnerReference removeStatusCondition requestFromKey requestKey requestOf resourcePath resourceVersionChangedPredicate
   runInReconcileScope runnableFunc runtimeDefaults sameGVK selectorFromSet setControllerReference setOwnerReference
   setRuntimeDefaults setStatusCondition setupSignalHandler splitMetaNamespaceKey stepPort terminalError toGVK transformStripManagedFields validateLeaderElectionConfig
@@ -78,7 +78,7 @@ const CACHE_VALUES = words(`
   REFLECTOR_BACKOFF RealFIFO Reflector SharedIndexInformerImpl SharedProcessor SingleFileTracker ThreadSafeStore
   TransactionError VeryShortWatchError ZeroLengthDeltasError chainTransforms deletedObjectKey deletedObjectName
   deletionHandlingMetaNamespaceKeyFunc deletionHandlingObjectToName determineResyncPeriod dropManagedFields
-  errorIs filteringResourceEventHandler gvkOf isConnectionRefused isInternalError isTooLargeResourceVersion
+  errorIs filteringResourceEventHandler isConnectionRefused isInternalError isTooLargeResourceVersion
   listPages metaNamespaceIndexFunc metaNamespaceKeyFunc metaObjectToName newIndexer newIndexerInformer
   newSharedIndexInformer newStore newest objectNameString objectRef oldest parseObjectName processDeltas
   splitMetaNamespaceKey transformStripManagedFields waitForCacheSync

@@ -12,7 +12,7 @@ import type { Probe } from '../instrumentation/probe';
 import type { Predicate } from '../predicate/predicate';
 import type { Logger } from '../reconcile/logger';
 import type { Reconciler } from '../reconcile/reconcile';
-import { gvkId, groupKindString, toGVK, type KindDescriptor } from '../source/gvk';
+import { gvkId, groupKindString, toGVK, type KindDescriptor } from '../client/gvk';
 import { kindSource, type KindCache } from '../source/kind';
 import type { Source } from '../source/source';
 import type { Clock } from '../util/clock';

@@ -14,7 +14,7 @@ export {
   deletedObjectName,
   type ObjectName,
 } from './keys';
-export { objectRef, gvkOf } from './object-ref';
+export { objectRef } from './object-ref';
 export { ThreadSafeStore } from './thread-safe-store';
 export { CacheStore, newStore, TransactionError, type CacheStoreOptions, type Transaction } from './store';
 export { NAMESPACE_INDEX, metaNamespaceIndexFunc, newIndexer } from './indexer';

@@ -10,7 +10,7 @@ import { newListWatchForGVK } from '../client/list-watch';
 import { normalizeType } from '../client/rest-client';
 import type { DynamicRESTMapper } from '../client/rest-mapper';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
-import { gvkId, toGVK, type KindDescriptor } from '../source/gvk';
+import { gvkId, toGVK, type KindDescriptor } from '../client/gvk';
 import { childContext, whenAborted, type ChildContext } from '../source/context';
 import { realClock, type Clock } from '../util/clock';
 import { ApiError } from '../util/errors';

@@ -5,7 +5,8 @@ import type { WatchStream } from '../client/lister-watcher';
 import type { Clock } from '../util/clock';
 import { ApiError } from '../util/errors';
 import { metaOf } from './keys';
-import { gvkOf, objectRef } from './object-ref';
+import { gvkIdOf } from '../client/gvk';
+import { objectRef } from './object-ref';
 import { ErrStopRequested, VeryShortWatchError, isResourceExpired } from './reflector-errors';
 import type { ReflectorReporter } from './reflector-reporter';
 import type { ReflectorStore } from './reflector-store';
@@ -129,7 +130,7 @@ export async function handleWatch<T extends KubeObject>(
       }
       const obj = ev.object as T;
       if (!metaOf(obj)) continue;
-      if (o.filterGVK && gvkOf(obj, o.filterGVK) !== o.filterGVK) continue;
+      if (o.filterGVK && gvkIdOf(obj, o.filterGVK) !== o.filterGVK) continue;
       events++;
       applyEvent(o, ev.type, obj);
       if (ev.type === 'BOOKMARK' && obj.metadata.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {

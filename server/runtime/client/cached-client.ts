@@ -3,7 +3,6 @@
 // server. Cache reads are reported as client.request events with cached: true.
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
 import type { ClientRequestEvent } from '../../../shared/protocol/events-controller';
-import { gvkString } from '../../../shared/protocol/ids';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { currentReconcileScope } from '../reconcile/reconcile-scope';
 import { realClock, type Clock } from '../util/clock';
@@ -11,6 +10,7 @@ import { ApiError, errorMessage } from '../util/errors';
 import type { Client, ClientListOptions, GetOptions, ObjectKey, ObjectType, Reader, StatusWriter } from './interfaces';
 import type { Patch } from './patch';
 import type { DeleteOptions, PatchOptions, WriteOptions } from './resource-client';
+import { gvkId } from './gvk';
 import { normalizeType } from './rest-client';
 
 export interface CachedClientOptions {
@@ -99,7 +99,7 @@ export class CachedClient implements Client {
     const started = this.clock.now();
     const controller = this.o.controller ?? currentReconcileScope()?.controller;
     const ref = {
-      gvk: gvkString(gvk.group, gvk.version, gvk.kind),
+      gvk: gvkId(gvk),
       name,
       ...(namespace ? { namespace } : {}),
     };

@@ -1,13 +1,19 @@
 // apimachinery schema helpers: ParseGroupVersion cases (group_version_test) and resource paths.
 import { describe, expect, it } from 'vitest';
+import type { KubeObject } from '../../../shared/models/object';
 import {
   apiVersionOf,
   groupResourceString,
-  gvkOf,
+  mustGVKOf,
   gvkToString,
   parseGroupVersion,
   resourcePath,
   wellKnownKind,
+  groupKindString,
+  gvkId,
+  gvkIdOf,
+  gvkOfObject,
+  toGVK,
 } from './gvk';
 
 describe('parseGroupVersion', () => {
@@ -26,13 +32,13 @@ describe('parseGroupVersion', () => {
 });
 
 describe('gvk helpers', () => {
-  it('gvkOf reads apiVersion and kind, and says what is missing', () => {
-    expect(gvkOf({ apiVersion: 'apps/v1', kind: 'Deployment' })).toEqual({
+  it('mustGVKOf reads apiVersion and kind, and says what is missing', () => {
+    expect(mustGVKOf({ apiVersion: 'apps/v1', kind: 'Deployment' })).toEqual({
       group: 'apps',
       version: 'v1',
       kind: 'Deployment',
     });
-    expect(() => gvkOf({ kind: 'Pod' })).toThrow('object has no apiVersion/kind set');
+    expect(() => mustGVKOf({ kind: 'Pod' })).toThrow('object has no apiVersion/kind set');
   });
 
   it('prints GVKs and group-resources as apimachinery does', () => {
@@ -60,5 +66,37 @@ describe('gvk helpers', () => {
     });
     expect(wellKnownKind({ group: '', version: 'v1', kind: 'Node' })?.namespaced).toBe(false);
     expect(wellKnownKind({ group: 'example.com', version: 'v1', kind: 'Widget' })).toBeUndefined();
+  });
+});
+
+// Kind descriptors: the scheme-less way this port names types.
+describe('toGVK', () => {
+  it('accepts a GVK, an {apiVersion, kind} pair, "group/version/Kind", "version/Kind" and well-known kinds', () => {
+    const deploy = { group: 'apps', version: 'v1', kind: 'Deployment' };
+    expect(toGVK(deploy)).toEqual(deploy);
+    expect(toGVK({ apiVersion: 'apps/v1', kind: 'Deployment' })).toEqual(deploy);
+    expect(toGVK('apps/v1/Deployment')).toEqual(deploy);
+    expect(toGVK('v1/Pod')).toEqual({ group: '', version: 'v1', kind: 'Pod' });
+    expect(toGVK('Deployment')).toEqual(deploy);
+  });
+  it('refuses unknown bare kinds and malformed strings', () => {
+    expect(() => toGVK('Gizmo')).toThrow('no kind is registered for the type Gizmo');
+    expect(() => toGVK('a/b/c/d')).toThrow('unexpected kind descriptor');
+  });
+  it('prints ids and group kinds as the rest of the runtime does', () => {
+    expect(gvkId({ group: '', version: 'v1', kind: 'Pod' })).toBe('v1/Pod');
+    expect(gvkId({ group: 'apps', version: 'v1', kind: 'ReplicaSet' })).toBe('apps/v1/ReplicaSet');
+    expect(groupKindString({ group: 'apps', kind: 'ReplicaSet' })).toBe('ReplicaSet.apps');
+    expect(groupKindString({ group: '', kind: 'Pod' })).toBe('Pod');
+    const deploy: KubeObject = { apiVersion: 'apps/v1', kind: 'Deployment', metadata: {} };
+    const bare: KubeObject = { metadata: {} };
+    expect(gvkOfObject(deploy)).toEqual({
+      group: 'apps',
+      version: 'v1',
+      kind: 'Deployment',
+    });
+    expect(gvkOfObject(bare)).toBeUndefined();
+    expect(gvkIdOf({ apiVersion: 'apps/v1', kind: 'Deployment' }, 'x')).toBe('apps/v1/Deployment');
+    expect(gvkIdOf({ metadata: {} }, 'v1/Pod')).toBe('v1/Pod');
   });
 });

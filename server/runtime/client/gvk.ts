@@ -1,6 +1,11 @@
-// Group/version/kind/resource helpers. Ports apimachinery's pkg/runtime/schema (ParseGroupVersion,
-// GroupVersionKind) and the path layout of client-go's rest.Request (AbsPath for a resource).
-import type { GroupVersionKind, GroupVersionResource, KubeObject } from '../../../shared/models/object';
+// The one home of type identity: every way this port names a kind, one function per format. Ports
+// apimachinery's pkg/runtime/schema (ParseGroupVersion, GroupVersionKind, GroupKind) and the path layout of
+// client-go's rest.Request (AbsPath for a resource). Without a Go scheme, a type is named by a descriptor
+// ({group, version, kind}, {apiVersion, kind}, "apps/v1/Deployment", "v1/Pod" or a well-known bare kind).
+//
+// Formats: GroupVersionKind (a record) · gvkId "apps/v1/Deployment" (probe events, informers, refs) ·
+// gvkToString "apps/v1, Kind=Deployment" (apimachinery's messages) · groupKindString "Deployment.apps".
+import type { GroupVersionKind, GroupVersionResource } from '../../../shared/models/object';
 
 export interface GroupVersion {
   group: string;
@@ -21,12 +26,70 @@ export function apiVersionOf(gv: GroupVersion): string {
   return gv.group === '' ? gv.version : `${gv.group}/${gv.version}`;
 }
 
-/** The GVK an object declares through apiVersion and kind. Throws when either is missing. */
-export function gvkOf(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): GroupVersionKind {
+export interface GroupKind {
+  group: string;
+  kind: string;
+}
+
+/** A type, named as a GVK, as an object names itself ({apiVersion, kind}), or as a string. */
+export type KindDescriptor = GroupVersionKind | { apiVersion: string; kind: string } | string;
+
+/** Resolves a descriptor to a GVK; throws when a string cannot be understood. */
+export function toGVK(desc: KindDescriptor): GroupVersionKind {
+  if (typeof desc !== 'string') {
+    if ('apiVersion' in desc) return { ...parseGroupVersion(desc.apiVersion), kind: desc.kind };
+    return { group: desc.group, version: desc.version, kind: desc.kind };
+  }
+  const parts = desc.split('/');
+  if (parts.length === 1) {
+    const known = WELL_KNOWN_KINDS.find((k) => k.gvk.kind === desc)?.gvk;
+    if (!known) throw new Error(`no kind is registered for the type ${desc}: name it as "group/version/Kind"`);
+    return { ...known };
+  }
+  if (parts.length === 2) return { group: '', version: parts[0] ?? '', kind: parts[1] ?? '' };
+  if (parts.length === 3) return { group: parts[0] ?? '', version: parts[1] ?? '', kind: parts[2] ?? '' };
+  throw new Error(`unexpected kind descriptor: ${desc}`);
+}
+
+/** "apps/v1/Deployment" or "v1/Pod": the id probe events, informers and object refs use. */
+export function gvkId(gvk: GroupVersionKind): string {
+  return gvk.group ? `${gvk.group}/${gvk.version}/${gvk.kind}` : `${gvk.version}/${gvk.kind}`;
+}
+
+/** The gvkId an object declares through apiVersion and kind ("v1/Pod"), or fallback when it has neither. */
+export function gvkIdOf(obj: unknown, fallback: string): string {
+  if (typeof obj !== 'object' || obj === null) return fallback;
+  const { apiVersion, kind } = obj as { apiVersion?: unknown; kind?: unknown };
+  return typeof apiVersion === 'string' && typeof kind === 'string' && apiVersion && kind
+    ? `${apiVersion}/${kind}`
+    : fallback;
+}
+
+/** The GVK an object declares through apiVersion and kind, when it carries both (and they parse). */
+export function gvkOfObject(obj: { apiVersion?: string; kind?: string }): GroupVersionKind | undefined {
+  if (!obj.apiVersion || !obj.kind) return undefined;
+  try {
+    return { ...parseGroupVersion(obj.apiVersion), kind: obj.kind };
+  } catch {
+    return undefined;
+  }
+}
+
+/** gvkOfObject for a caller that cannot go on without it: throws when apiVersion or kind is missing. */
+export function mustGVKOf(obj: { apiVersion?: string; kind?: string }): GroupVersionKind {
   if (!obj.apiVersion || !obj.kind) {
     throw new Error(`object has no apiVersion/kind set (apiVersion=${obj.apiVersion ?? ''}, kind=${obj.kind ?? ''})`);
   }
   return { ...parseGroupVersion(obj.apiVersion), kind: obj.kind };
+}
+
+export function sameGVK(a: GroupVersionKind, b: GroupVersionKind): boolean {
+  return a.group === b.group && a.version === b.version && a.kind === b.kind;
+}
+
+/** GroupKind.String(): "Kind.group", or "Kind" for the core group. */
+export function groupKindString(gk: GroupKind): string {
+  return gk.group ? `${gk.kind}.${gk.group}` : gk.kind;
 }
 
 /** "apps/v1, Kind=Deployment", as apimachinery prints a GVK. */

@@ -3,13 +3,12 @@
 // scope, and every call goes to the API server. Reads through here are what GetAPIReader() serves.
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
 import type { ClientRequestEvent } from '../../../shared/protocol/events-controller';
-import { gvkString } from '../../../shared/protocol/ids';
 import type { Probe } from '../instrumentation/probe';
 import { NOOP_PROBE } from '../instrumentation/probe';
 import type { Clock } from '../util/clock';
 import { realClock } from '../util/clock';
 import { ApiError, errorMessage } from '../util/errors';
-import { apiVersionOf, gvkOf, parseGroupVersion } from './gvk';
+import { apiVersionOf, gvkId, mustGVKOf, parseGroupVersion } from './gvk';
 import type { RestConfig } from './config';
 import { HttpClient } from './http';
 import type {
@@ -142,7 +141,7 @@ export class RestClient implements Client {
     obj: T,
     fn: (rc: ResourceClient<T>, namespace: string | undefined) => Promise<R>,
   ): Promise<R> {
-    const gvk = gvkOf(obj);
+    const gvk = mustGVKOf(obj);
     const key = { namespace: obj.metadata.namespace, name: obj.metadata.name ?? obj.metadata.generateName ?? '' };
     return this.observe(verb, gvk, key, async () => {
       const m = await this.mapping(gvk);
@@ -184,7 +183,7 @@ export class RestClient implements Client {
     if (!this.probe.enabled) return fn();
     const start = this.clock.now();
     const ref = {
-      gvk: gvkString(gvk.group, gvk.version, gvk.kind),
+      gvk: gvkId(gvk),
       namespace: key.namespace || undefined,
       name: key.name,
     };

@@ -6,7 +6,7 @@ import { isNotFound } from '../util/errors';
 import type { APIGroup, APIResource, APIResourceList } from './discovery';
 import { DiscoveryClient } from './discovery';
 import type { GroupVersion } from './gvk';
-import { apiVersionOf, gvkOf } from './gvk';
+import { apiVersionOf, mustGVKOf, type GroupKind } from './gvk';
 import type { HttpClient } from './http';
 
 export type RESTScopeName = 'namespace' | 'root';
@@ -17,11 +17,6 @@ export interface RESTMapping {
   scope: RESTScopeName;
   /** Verbs discovery lists for the resource (get, list, watch, create, …). */
   verbs: string[];
-}
-
-export interface GroupKind {
-  group: string;
-  kind: string;
 }
 
 /** A partial resource: group and version may be left out to match any. */
@@ -125,7 +120,7 @@ export class DynamicRESTMapper {
 
   /** apiutil.IsObjectNamespaced: by the scope of the object's GVK. */
   async isObjectNamespaced(obj: Pick<KubeObject, 'apiVersion' | 'kind'>): Promise<boolean> {
-    return this.isGVKNamespaced(gvkOf(obj));
+    return this.isGVKNamespaced(mustGVKOf(obj));
   }
 
   /** Forgets everything; the next lookup rediscovers. */

@@ -4,7 +4,7 @@
 import type { GroupVersionKind, KubeObject, OwnerReference } from '../../../shared/models/object';
 import type { Client } from '../client/interfaces';
 import { isNotFound } from '../util/errors';
-import { apiVersionOf, gvkOfObject, parseGroupVersion } from '../source/gvk';
+import { apiVersionOf, gvkOfObject, parseGroupVersion } from '../client/gvk';
 
 export interface OwnerRefOptions {
   /** The owner's GVK when the object does not carry apiVersion/kind. */

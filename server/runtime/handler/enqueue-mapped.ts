@@ -2,14 +2,8 @@
 import type { KubeObject } from '../../../shared/models/object';
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import { requestKey, type Request } from '../reconcile/reconcile';
-import {
-  enqueue,
-  lowPriorityFor,
-  refOf,
-  type EventHandler,
-  type HandlerContext,
-  type RequestQueue,
-} from './eventhandler';
+import { enqueue, lowPriorityFor, type EventHandler, type HandlerContext, type RequestQueue } from './eventhandler';
+import { objectRef } from '../cache/object-ref';
 
 export type MapFunc = (ctx: HandlerContext, obj: KubeObject) => Request[] | Promise<Request[]>;
 
@@ -28,7 +22,7 @@ export function enqueueRequestsFromMapFunc(fn: MapFunc): EventHandler {
     const add = (lists: Request[][]): void => {
       const seen = new Set<string>();
       lists.forEach((reqs, i) => {
-        const source = refOf(present[i] as KubeObject, gvk);
+        const source = objectRef(present[i] as KubeObject, gvk ?? '');
         for (const req of reqs) {
           const key = requestKey(req);
           if (seen.has(key)) continue;

@@ -3,9 +3,10 @@
 import type { KubeObject, OwnerReference } from '../../../shared/models/object';
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import { requestKey, type Request } from '../reconcile/reconcile';
-import { parseGroupVersion, toGVK, type GroupKind, type KindDescriptor } from '../source/gvk';
-import { enqueue, lowPriorityFor, refOf, type EventHandler, type RequestQueue } from './eventhandler';
+import { parseGroupVersion, toGVK, type GroupKind, type KindDescriptor } from '../client/gvk';
+import { enqueue, lowPriorityFor, type EventHandler, type RequestQueue } from './eventhandler';
 import { WELL_KNOWN_KINDS } from '../client/gvk';
+import { objectRef } from '../cache/object-ref';
 
 /** Answers whether a kind is namespaced (the RESTMapper's scope); may look it up asynchronously. */
 export type ScopeResolver = (gk: GroupKind) => boolean | Promise<boolean>;
@@ -90,7 +91,7 @@ export function enqueueRequestForOwner(opts: EnqueueRequestForOwnerOptions): Eve
     const add = (namespaced: boolean): void => {
       const seen = new Set<string>();
       for (const { obj, refs } of work) {
-        const source = refOf(obj, gvk);
+        const source = objectRef(obj, gvk ?? '');
         for (const ref of refs) {
           const req: Request = { namespace: namespaced ? (obj.metadata.namespace ?? '') : '', name: ref.name };
           const key = requestKey(req);

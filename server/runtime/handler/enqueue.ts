@@ -1,14 +1,15 @@
 // Ports controller-runtime pkg/handler/enqueue.go: EnqueueRequestForObject.
 import type { KubeObject } from '../../../shared/models/object';
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
-import { enqueue, isResync, lowPriorityFor, refOf, requestOf, type EventHandler } from './eventhandler';
+import { enqueue, isResync, lowPriorityFor, requestOf, type EventHandler } from './eventhandler';
+import { objectRef } from '../cache/object-ref';
 
 /** One request per event, for the object itself (the new object on updates). */
 export function enqueueRequestForObject(): EventHandler {
   const cause = (eventType: EnqueueCause['eventType'], obj: KubeObject, gvk?: string): EnqueueCause => ({
     type: 'event',
     eventType,
-    source: refOf(obj, gvk),
+    source: objectRef(obj, gvk ?? ''),
   });
   return {
     name: 'EnqueueRequestForObject',

@@ -2,7 +2,6 @@
 // plus the priority-aware enqueue helper (WithLowPriorityWhenUnchanged) the built-in handlers share.
 import type { KubeObject } from '../../../shared/models/object';
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
-import type { ObjectRef } from '../../../shared/protocol/ids';
 import type { Request } from '../reconcile/reconcile';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../source/event';
 import type { AddOpts, TypedRateLimitingInterface } from '../workqueue/interfaces';
@@ -77,16 +76,6 @@ export function isResync(e: UpdateEvent): boolean {
     e.objectNew !== undefined &&
     e.objectOld.metadata.resourceVersion === e.objectNew.metadata.resourceVersion
   );
-}
-
-/** A reference to obj for causes and probe events (never the object itself). */
-export function refOf(obj: KubeObject, gvk?: string): ObjectRef {
-  const apiGvk = obj.apiVersion && obj.kind ? `${obj.apiVersion}/${obj.kind}` : undefined;
-  const ref: ObjectRef = { gvk: gvk ?? apiGvk ?? '', name: obj.metadata.name ?? '' };
-  if (obj.metadata.namespace) ref.namespace = obj.metadata.namespace;
-  if (obj.metadata.uid) ref.uid = obj.metadata.uid;
-  if (obj.metadata.resourceVersion) ref.resourceVersion = obj.metadata.resourceVersion;
-  return ref;
 }
 
 export function requestOf(obj: KubeObject): Request {

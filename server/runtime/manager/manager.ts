@@ -28,7 +28,7 @@ import { leaderElectionMetrics } from '../metrics/leaderelection-metrics';
 import { registry as defaultRegistry } from '../metrics/registry';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
 import { allowManyListeners, childContext, whenAborted } from '../source/context';
-import { toGVK, type KindDescriptor } from '../source/gvk';
+import { toGVK, type KindDescriptor } from '../client/gvk';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
 import { HealthProbeServer } from './health-server';

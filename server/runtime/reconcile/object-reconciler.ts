@@ -2,7 +2,7 @@
 // its name — fetch it first, and skip objects that are gone.
 import type { KubeObject } from '../../../shared/models/object';
 import type { Reader } from '../client/interfaces';
-import { apiVersionOf, toGVK, type KindDescriptor } from '../source/gvk';
+import { apiVersionOf, toGVK, type KindDescriptor } from '../client/gvk';
 import { isNotFound } from '../util/errors';
 import type { ReconcileContext, Reconciler, Result } from './reconcile';
 

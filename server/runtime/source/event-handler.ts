@@ -3,13 +3,14 @@
 // tells the probe what happened (keys enqueued, or which predicate said no).
 import type { KubeObject } from '../../../shared/models/object';
 import { DeletedFinalStateUnknown, type ResourceEventHandler } from '../cache/interfaces';
-import { refOf, type EventHandler, type RequestQueue } from '../handler/eventhandler';
+import { type EventHandler, type RequestQueue } from '../handler/eventhandler';
 import type { AddOpts } from '../workqueue/interfaces';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import type { Predicate } from '../predicate/predicate';
 import { requestKey, type Request } from '../reconcile/reconcile';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
 import type { CreateEvent, DeleteEvent, EventType, GenericEvent, UpdateEvent } from './event';
+import { objectRef } from '../cache/object-ref';
 
 export interface EventHandlerAdapterOptions {
   handler: EventHandler;
@@ -155,7 +156,7 @@ export class EventHandlerAdapter {
       controller: this.o.controller ?? '',
       handler: this.o.handler.name,
       eventType,
-      ref: refOf(obj, this.o.gvk),
+      ref: objectRef(obj, this.o.gvk ?? ''),
       keys,
       ...(filteredBy !== undefined ? { filteredBy } : {}),
     });

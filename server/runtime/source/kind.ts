@@ -10,7 +10,7 @@ import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
 import { isDeadlineExceeded, whenAborted } from './context';
 import { EventHandlerAdapter } from './event-handler';
-import { gvkId, toGVK, type KindDescriptor } from './gvk';
+import { gvkId, toGVK, type KindDescriptor } from '../client/gvk';
 import type { SourceContext, SyncingSource } from './source';
 
 /** The part of the informer cache a Kind source needs (cache.Informers). */
