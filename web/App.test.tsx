@@ -45,13 +45,14 @@ describe('App shell', () => {
   it('says how many events the reducer dropped, and why the latest was', () => {
     const store = new RuntimeStore();
     store.applyBatch([
-      { kind: 'reconcile.start', controller: 'c', key: 'k', causes: null, seq: 1, ts: 1 } as unknown as StampedEvent,
-      { kind: 'reconcile.start', controller: 'c', key: 'k', causes: null, seq: 2, ts: 2 } as unknown as StampedEvent,
+      // A queue.add without depth would leave a controller no panel can draw: it is refused whole.
+      { kind: 'queue.add', queue: 'c', key: 'k', cause: { type: 'manual' }, seq: 1, ts: 1 } as unknown as StampedEvent,
+      { kind: 'queue.add', queue: 'c', key: 'k', cause: { type: 'manual' }, seq: 2, ts: 2 } as unknown as StampedEvent,
     ]);
     store.setStatus({ state: 'live' });
     const t = renderText(<App />, store);
     expect(t).toContain('2 events could not be applied');
-    expect(t).toContain('Latest: #2 reconcile.start: TypeError');
+    expect(t).toContain('Latest: #2 queue.add: field "depth" is missing or malformed');
   });
 
   it('marks a replay as recorded, not live', () => {

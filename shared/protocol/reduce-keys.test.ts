@@ -69,23 +69,54 @@ describe('reduce with names of Object.prototype members', () => {
 });
 
 describe('an event the reducer cannot apply', () => {
-  it('is dropped and reported; the events around it still apply', () => {
+  const depth = { ready: 1, waiting: 0, processing: 0 };
+  const add = (key: string) => ({ kind: 'queue.add', queue: 'c', key, cause: { type: 'manual' }, queued: true, depth });
+
+  it('is refused whole when malformed, reported, and the events around it still apply', () => {
     const events = stamp([
-      { kind: 'queue.add', queue: 'c', key: 'a', cause: { type: 'manual' }, queued: true, depth: {} },
-      // A malformed event (a hand-edited recording): no causes array.
-      { kind: 'reconcile.start', controller: 'c', key: 'a', worker: 0, causes: null, attempt: 0 },
-      { kind: 'queue.add', queue: 'c', key: 'b', cause: { type: 'manual' }, queued: true, depth: {} },
+      add('a'),
+      // A hand-edited recording: no causes array, no depth.
+      { kind: 'reconcile.start', controller: 'c', key: 'z', worker: 0, causes: null, attempt: 0 },
+      { kind: 'queue.add', queue: 'c', key: 'y', cause: { type: 'manual' }, queued: true },
+      add('b'),
     ] as unknown as RuntimeEvent[]);
     const v = reduce(createView(), events);
-    expect(v.droppedEvents).toBe(1);
-    expect(v.reducerErrors).toHaveLength(1);
-    expect(v.reducerErrors?.[0]).toMatchObject({ seq: 2, kind: 'reconcile.start' });
-    expect(v.reducerErrors?.[0]?.error).toMatch(/TypeError/);
+    expect(v.droppedEvents).toBe(2);
+    expect(v.reducerErrors).toEqual([
+      { seq: 2, ts: events[1]?.ts, kind: 'reconcile.start', error: 'field "causes" is missing or malformed' },
+      { seq: 3, ts: events[2]?.ts, kind: 'queue.add', error: 'field "depth" is missing or malformed' },
+    ]);
     expect(v.notable.some((n) => n.level === 'error' && n.text.includes('dropped event #2'))).toBe(true);
+    // Nothing of a refused event is applied or logged, so no panel meets a half-made record.
     expect(Object.keys(v.controllers.c?.keys ?? {}).sort()).toEqual(['a', 'b']);
-    expect(v.lastSeq).toBe(3);
+    expect(v.log.map((e) => e.seq)).toEqual([1, 4]);
+    expect(v.lastSeq).toBe(4);
     // Re-delivering the batch (a resume) does not count it again.
     expect(reduce(v, events)).toBe(v);
+  });
+
+  it('is dropped and reported when applying it throws', () => {
+    // A view from a server that had no module list, then a module event: the reducer throws on it.
+    const old = createView() as Partial<RuntimeView>;
+    delete old.modules;
+    const v = reduce(
+      old as RuntimeView,
+      stamp([
+        { kind: 'module.lifecycle', file: 'm.ts', phase: 'loading', generation: 1 },
+        add('a'),
+      ] as unknown as RuntimeEvent[]),
+    );
+    expect(v.droppedEvents).toBe(1);
+    expect(v.reducerErrors?.[0]).toMatchObject({ seq: 1, kind: 'module.lifecycle' });
+    expect(v.reducerErrors?.[0]?.error).toMatch(/^TypeError: /);
+    expect(v.controllers.c?.keys.a?.adds).toBe(1);
+  });
+
+  it('refuses events whose stamp is not a finite number', () => {
+    const v = reduce(createView(), [{ ...add('a'), seq: 1, ts: Number.NaN } as unknown as StampedEvent]);
+    expect(v.droppedEvents).toBe(1);
+    expect(v.lastTs).toBe(0);
+    expect(v.reducerErrors?.[0]?.error).toBe('seq and ts must be finite numbers');
   });
 
   it('keeps only the latest reports and counts the rest', () => {
@@ -107,6 +138,7 @@ describe('an event the reducer cannot apply', () => {
     delete old.reducerErrors;
     const v = reduce(old, stamp([{ kind: 'queue.add', queue: 'c', key: 'k' } as unknown as RuntimeEvent]));
     expect(v.droppedEvents).toBe(1);
+    expect(v.reducerErrors).toHaveLength(1);
   });
 });
 
@@ -123,6 +155,38 @@ describe('reduce over arbitrary names (property)', () => {
         expectNamed(v, n, key);
         const again = JSON.parse(JSON.stringify(v)) as RuntimeView;
         expect(JSON.stringify(dictTree(again))).toBe(JSON.stringify(v));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe('reduce over malformed events (property)', () => {
+  it('never throws, and every record it leaves is one the panels can read', () => {
+    const base = eventsNaming('x', 'ns');
+    const mutated = fc
+      .tuple(fc.nat(base.length - 1), fc.string({ maxLength: 12 }), fc.jsonValue({ maxDepth: 2 }))
+      .map(([i, field, value]) => {
+        const ev = { ...(base[i] as object) } as Record<string, unknown>;
+        const fields = Object.keys(ev).filter((f) => f !== 'kind');
+        const pick =
+          fields.length > 0 && field.length % 2 === 0 ? (fields[field.length % fields.length] as string) : field;
+        ev[pick] = value;
+        return ev as unknown as RuntimeEvent;
+      });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(mutated, fc.constantFrom(...base)), { maxLength: 40 }), (events) => {
+        const v = reduce(createView(), stamp(events));
+        for (const c of Object.values(v.controllers)) {
+          expect(typeof c.depth.ready).toBe('number');
+          for (const k of Object.values(c.keys)) {
+            expect(Array.isArray(k.pendingCauses) && Array.isArray(k.history)).toBe(true);
+            expect(typeof k.key).toBe('string');
+          }
+        }
+        for (const i of Object.values(v.informers)) expect(Array.isArray(i.history)).toBe(true);
+        for (const n of v.notable) expect(typeof n.text).toBe('string');
+        expect(() => JSON.stringify(v)).not.toThrow();
       }),
       { numRuns: 300 },
     );

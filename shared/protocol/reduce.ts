@@ -9,6 +9,7 @@ import type { StampedEvent } from './events';
 import type { CacheEvent } from './events-cache';
 import type { ControllerEvent } from './events-controller';
 import type { WorkqueueEvent } from './events-workqueue';
+import { eventProblem } from './event-check';
 import { Draft } from './reduce-draft';
 import { applyControllerEvent, applyWorkqueueEvent } from './reduce-controller';
 import { applyCacheEvent } from './reduce-informer';
@@ -48,6 +49,11 @@ export function reduce(view: RuntimeView, events: readonly StampedEvent[], sessi
   for (const ev of events) {
     if (ev.seq <= (d ? d.view.lastSeq : view.lastSeq)) continue;
     d ??= new Draft(view, session?.fresh);
+    const problem = eventProblem(ev);
+    if (problem !== undefined) {
+      refused(d, ev, problem);
+      continue;
+    }
     try {
       apply(d, ev);
     } catch (err) {
@@ -83,9 +89,25 @@ function dropped(d: Draft, ev: { seq: number; ts: number; kind: unknown }, err: 
   }
 }
 
+/** A malformed event: not applied at all (nor logged, where the UI would read it), only reported. */
+function refused(d: Draft, ev: StampedEvent, problem: string): void {
+  const v = d.view;
+  if (Number.isFinite(ev.seq) && ev.seq > v.lastSeq) v.lastSeq = ev.seq;
+  const seq = Number.isFinite(ev.seq) ? ev.seq : v.lastSeq;
+  const ts = Number.isFinite(ev.ts) ? ev.ts : v.lastTs;
+  dropped(d, { seq, ts, kind: ev.kind }, new Error(problem));
+}
+
 function describe(err: unknown): string {
   try {
-    const text = err instanceof Error ? `${err.name}: ${err.message}` : typeof err === 'string' ? err : typeof err;
+    const text =
+      err instanceof Error
+        ? err.name === 'Error'
+          ? err.message
+          : `${err.name}: ${err.message}`
+        : typeof err === 'string'
+          ? err
+          : typeof err;
     return text.slice(0, 300);
   } catch {
     return 'unknown error';
