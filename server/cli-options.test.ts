@@ -46,7 +46,9 @@ describe('parseCli', () => {
       port: 0,
       host: '127.0.0.1',
       kubeconfigOut: 'k.yaml',
+      bare: false,
     });
+    expect(parseCli(['sandbox', '--bare'])).toMatchObject({ command: 'sandbox', bare: true });
   });
 
   it('answers --help with text that explains every flag', () => {

@@ -34,6 +34,8 @@ export interface SandboxOptions {
   port: number;
   host: string;
   kubeconfigOut?: string;
+  /** Only the API server: no simulated nodes or built-in controllers. */
+  bare: boolean;
 }
 
 export type CliOptions = DashboardOptions | SandboxOptions | { command: 'help'; text: string };
@@ -51,8 +53,10 @@ Usage:
                                                 (export default async function setup(mgr: Manager), or a
                                                 named setup / setupWithManager); no example controllers
                                                 run unless --controllers names them
-  controller-scope sandbox [--port P] [--kubeconfig-out FILE]
-                                                only the sandbox API server, for kubectl and other clients
+  controller-scope sandbox [--port P] [--kubeconfig-out FILE] [--bare]
+                                                only the sandbox cluster, for your own operator, kubectl and
+                                                other clients: simulated nodes and the built-in controllers
+                                                run in it; --bare leaves the API server alone (like envtest)
 
 Cluster (pick one; default: the embedded sandbox, even when you have a kubeconfig):
       --sandbox               run against the embedded sandbox API server (zero set-up)
@@ -144,6 +148,7 @@ export function parseCli(argv: string[]): CliOptions {
           port: { type: 'string' },
           host: { type: 'string' },
           'kubeconfig-out': { type: 'string' },
+          bare: { type: 'boolean' },
           help: { type: 'boolean', short: 'h' },
         },
       }),
@@ -155,6 +160,7 @@ export function parseCli(argv: string[]): CliOptions {
       port: parsePort('--port', values.port, 6443),
       host,
       kubeconfigOut: values['kubeconfig-out'],
+      bare: values.bare ?? false,
     };
   }
 

@@ -15,6 +15,7 @@ async function main(argv: string[]): Promise<void> {
     const s = await runStandaloneSandbox({
       port: opts.port,
       host: opts.host,
+      bare: opts.bare,
       ...(opts.kubeconfigOut ? { kubeconfigOut: opts.kubeconfigOut } : {}),
     });
     await s.done;

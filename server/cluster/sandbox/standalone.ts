@@ -1,10 +1,19 @@
-// `controller-scope sandbox --port P --kubeconfig-out FILE`: runs the sandbox on its own until a
-// signal arrives. The CLI parses flags and calls runStandaloneSandbox.
+// `controller-scope sandbox [--bare] --port P --kubeconfig-out FILE`: runs the sandbox on its own until a
+// signal arrives, for a user's own operator, kubectl or any client. By default the cluster has a life as
+// the embedded sandbox does (simulated nodes, the built-in controllers, garbage collector and namespace
+// lifecycle) but no generated workload; `bare` leaves only the API server, like envtest.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { getConfig } from '../../runtime/client/config';
+import { startClusterControllers, type ClusterControllers } from './life';
 import { SandboxServer, type SandboxServerOptions } from './server';
 
 export interface StandaloneSandboxOptions extends SandboxServerOptions {
   /** Where to write a kubeconfig for kubectl and client libraries; skipped when unset. */
   kubeconfigOut?: string;
+  /** Only the API server: no nodes, no built-in controllers (garbage collector and namespace lifecycle stay). */
+  bare?: boolean;
   /** Stops the server when aborted; default: SIGINT/SIGTERM. */
   signal?: AbortSignal;
   /** Progress lines; default console.log. */
@@ -14,6 +23,8 @@ export interface StandaloneSandboxOptions extends SandboxServerOptions {
 export interface StandaloneSandbox {
   server: SandboxServer;
   url: string;
+  /** The built-in controllers and simulated nodes; absent with `bare`. */
+  cluster?: ClusterControllers;
   /** Resolves when the server has stopped. */
   done: Promise<void>;
 }
@@ -23,15 +34,39 @@ export async function runStandaloneSandbox(opts: StandaloneSandboxOptions = {}):
   const server = new SandboxServer(opts);
   const { url } = await server.start();
   log(`sandbox API server listening on ${url}`);
-  if (opts.kubeconfigOut) {
-    await server.writeKubeconfig(opts.kubeconfigOut);
-    log(`kubeconfig written to ${opts.kubeconfigOut} (kubectl --kubeconfig ${opts.kubeconfigOut} get ns)`);
+  let cluster: ClusterControllers | undefined;
+  // The controllers are clients like any other: they read the same kubeconfig a user would.
+  const dir = await mkdtemp(join(tmpdir(), 'controller-scope-sandbox-'));
+  try {
+    if (!opts.bare) {
+      const file = join(dir, 'kubeconfig');
+      await server.writeKubeconfig(file);
+      cluster = await startClusterControllers({
+        config: getConfig({ kubeconfig: file, argv: [], env: {} }),
+        store: server.store,
+      });
+      log('simulated nodes and built-in controllers running (--bare for the API server alone)');
+    }
+    if (opts.kubeconfigOut) {
+      await server.writeKubeconfig(opts.kubeconfigOut);
+      log(`kubeconfig written to ${opts.kubeconfigOut} (kubectl --kubeconfig ${opts.kubeconfigOut} get ns)`);
+    }
+  } catch (err) {
+    await cluster?.stop();
+    await server.stop();
+    await rm(dir, { recursive: true, force: true });
+    throw err;
   }
   const done = new Promise<void>((resolve) => {
     const finish = (): void => {
       process.off('SIGINT', finish);
       process.off('SIGTERM', finish);
-      void server.stop().then(() => resolve());
+      void (async () => {
+        await cluster?.stop();
+        await server.stop();
+        await rm(dir, { recursive: true, force: true });
+        resolve();
+      })();
     };
     if (opts.signal) {
       if (opts.signal.aborted) finish();
@@ -41,5 +76,5 @@ export async function runStandaloneSandbox(opts: StandaloneSandboxOptions = {}):
       process.once('SIGTERM', finish);
     }
   });
-  return { server, url, done };
+  return { server, url, ...(cluster ? { cluster } : {}), done };
 }

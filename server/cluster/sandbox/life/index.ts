@@ -1,6 +1,6 @@
 // Life in a cluster with no nodes or controller manager of its own: the sandbox's (or envtest's)
-// Deployment and ReplicaSet controllers, a node simulator and a workload generator, started and
-// stopped together.
+// built-in controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, EndpointSlice), a node
+// simulator and, for the dashboard's own demo, a workload generator, started and stopped together.
 import type { RestConfig } from '../../../runtime/client/config';
 import { newRestClient } from '../../../runtime/client/rest-client';
 import { newManager, type Manager } from '../../../runtime/manager/manager';
@@ -8,6 +8,7 @@ import { newRegistry } from '../../../runtime/metrics/registry';
 import type { Clock } from '../../../runtime/util/clock';
 import type { SandboxStore } from '../store-api';
 import { NodeSimulator, type NodeSimulatorOptions } from './node-simulator';
+import { addMoreControllers } from './more-controllers';
 import { addWorkloadControllers } from './workload-controllers';
 import { WorkloadGenerator, type ChurnProfile } from './workload-generator';
 import { clientTarget, storeTarget } from './workload-target';
@@ -16,6 +17,7 @@ export { NodeSimulator } from './node-simulator';
 export { WorkloadGenerator, type ChurnProfile, type WorkloadStatus } from './workload-generator';
 export { storeTarget, clientTarget, type WorkloadTarget } from './workload-target';
 export { addWorkloadControllers } from './workload-controllers';
+export { addMoreControllers } from './more-controllers';
 
 export interface ClusterLifeOptions {
   /** The cluster the controllers talk to. */
@@ -30,12 +32,27 @@ export interface ClusterLifeOptions {
 export interface ClusterLife {
   readonly workload: WorkloadGenerator;
   readonly nodes?: NodeSimulator;
-  /** The manager running the Deployment and ReplicaSet controllers (not shown on the dashboard). */
+  /** The manager running the built-in controllers (not shown on the dashboard). */
   readonly controllers: Manager;
   stop(): Promise<void>;
 }
 
-export async function startClusterLife(opts: ClusterLifeOptions): Promise<ClusterLife> {
+export interface ClusterControllersOptions {
+  config: RestConfig;
+  /** The sandbox's store: enables the node simulator. */
+  store?: SandboxStore;
+  nodes?: Omit<NodeSimulatorOptions, 'store' | 'clock'>;
+  clock?: Clock;
+}
+
+/** What kube-controller-manager and the kubelets would do: the built-in controllers and simulated nodes. */
+export interface ClusterControllers {
+  readonly nodes?: NodeSimulator;
+  readonly controllers: Manager;
+  stop(): Promise<void>;
+}
+
+export async function startClusterControllers(opts: ClusterControllersOptions): Promise<ClusterControllers> {
   // Its own registry and no probe: these stand in for kube-controller-manager, not for the user's controllers.
   const controllers = newManager(opts.config, {
     registry: newRegistry(false),
@@ -43,12 +60,26 @@ export async function startClusterLife(opts: ClusterLifeOptions): Promise<Cluste
     ...(opts.clock ? { clock: opts.clock } : {}),
   });
   await addWorkloadControllers(controllers);
+  await addMoreControllers(controllers);
   const ac = new AbortController();
   const running = controllers.start(ac.signal);
   const nodes = opts.store
     ? new NodeSimulator({ store: opts.store, ...opts.nodes, ...(opts.clock ? { clock: opts.clock } : {}) })
     : undefined;
   nodes?.start();
+  return {
+    ...(nodes ? { nodes } : {}),
+    controllers,
+    async stop() {
+      nodes?.stop();
+      ac.abort();
+      await running.catch(() => undefined);
+    },
+  };
+}
+
+export async function startClusterLife(opts: ClusterLifeOptions): Promise<ClusterLife> {
+  const cluster = await startClusterControllers(opts);
   const workload = new WorkloadGenerator({
     target: opts.store ? storeTarget(opts.store) : clientTarget(newRestClient(opts.config)),
     ...opts.workload,
@@ -57,13 +88,11 @@ export async function startClusterLife(opts: ClusterLifeOptions): Promise<Cluste
   await workload.start();
   return {
     workload,
-    ...(nodes ? { nodes } : {}),
-    controllers,
+    ...(cluster.nodes ? { nodes: cluster.nodes } : {}),
+    controllers: cluster.controllers,
     async stop() {
       workload.stop();
-      nodes?.stop();
-      ac.abort();
-      await running.catch(() => undefined);
+      await cluster.stop();
     },
   };
 }

@@ -15,6 +15,8 @@ export interface NodeSimulatorOptions {
   startDelayMs?: number;
   /** Running → containers ready; default 1200 ms. */
   readyDelayMs?: number;
+  /** Ready → Succeeded, for pods that run to completion (restartPolicy Never or OnFailure); default 2000 ms. */
+  completeDelayMs?: number;
   /** Deletion requested → containers stopped and the pod removed; default 500 ms (capped by the grace period). */
   terminateDelayMs?: number;
   clock?: Clock;
@@ -24,7 +26,7 @@ export interface NodeSimulatorOptions {
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 const NODE = { apiVersion: 'v1', kind: 'Node' } as const;
 
-type Stage = 'schedule' | 'start' | 'ready' | 'terminate';
+type Stage = 'schedule' | 'start' | 'ready' | 'complete' | 'terminate';
 
 interface PodStatus {
   phase?: string;
@@ -54,6 +56,7 @@ export class NodeSimulator {
       schedule: opts.scheduleDelayMs ?? 300,
       start: opts.startDelayMs ?? 800,
       ready: opts.readyDelayMs ?? 1200,
+      complete: opts.completeDelayMs ?? 2000,
       terminate: opts.terminateDelayMs ?? 500,
     };
     this.nodeNames = Array.from({ length: opts.nodes ?? 3 }, (_, i) => `sandbox-node-${i + 1}`);
@@ -79,14 +82,15 @@ export class NodeSimulator {
 
   /** The next step this pod is due for, or undefined when it is settled. */
   static nextStage(pod: KubeObject): Stage | undefined {
-    const spec = (pod.spec ?? {}) as { nodeName?: string };
+    const spec = (pod.spec ?? {}) as { nodeName?: string; restartPolicy?: string };
     const status = (pod.status ?? {}) as PodStatus;
     if (pod.metadata.deletionTimestamp) return spec.nodeName ? 'terminate' : undefined;
     if (!spec.nodeName) return 'schedule';
     if (status.phase === 'Succeeded' || status.phase === 'Failed') return undefined;
     if (status.phase !== 'Running') return 'start';
     const ready = status.conditions?.find((c) => c.type === 'Ready')?.status === 'True';
-    return ready ? undefined : 'ready';
+    if (!ready) return 'ready';
+    return spec.restartPolicy === 'Never' || spec.restartPolicy === 'OnFailure' ? 'complete' : undefined;
   }
 
   private plan(pod: KubeObject): void {
@@ -149,6 +153,13 @@ export class NodeSimulator {
             containerStatuses: containerStatuses(pod, now, true),
           });
           break;
+        case 'complete':
+          this.patchStatus(name, namespace, {
+            phase: 'Succeeded',
+            conditions: conditions(now, false),
+            containerStatuses: containerStatuses(pod, now, false, now),
+          });
+          break;
         case 'terminate':
           this.store.delete(POD, name, namespace, { gracePeriodSeconds: 0 });
           break;
@@ -188,7 +199,7 @@ function conditions(now: string, ready: boolean): PodStatus['conditions'] {
   ];
 }
 
-function containerStatuses(pod: KubeObject, now: string, ready: boolean): unknown[] {
+function containerStatuses(pod: KubeObject, now: string, ready: boolean, finishedAt?: string): unknown[] {
   const containers = ((pod.spec as { containers?: { name: string; image?: string }[] } | undefined)?.containers ??
     []) as { name: string; image?: string }[];
   return containers.map((c) => ({
@@ -198,6 +209,8 @@ function containerStatuses(pod: KubeObject, now: string, ready: boolean): unknow
     ready,
     started: true,
     restartCount: 0,
-    state: { running: { startedAt: now } },
+    state: finishedAt
+      ? { terminated: { exitCode: 0, reason: 'Completed', startedAt: now, finishedAt } }
+      : { running: { startedAt: now } },
   }));
 }
