@@ -1,13 +1,18 @@
 // The shell: top bar (connection, server, stream rate), the navigation in pipeline order, banners for the
 // states a user must not miss (no connection, version mismatch, replay, lagging), and the focused panel.
 import { failedReconciles } from '../shared/protocol/reconcile-outcomes';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { RuntimeView } from '../shared/protocol/view';
 import { totalQueued } from '../shared/protocol/queue-counts';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
 import { useNow, useStore, useStoreState } from './client/hooks';
 import { navigate, useRoute } from './client/route';
+import { shortcutTable, useShortcuts } from './client/shortcuts';
+import type { ShortcutAction } from './client/shortcuts';
+import { useTheme } from './client/theme';
+import type { Theme } from './client/theme';
+import { ShortcutSheet } from './components/ShortcutSheet';
 import type { PanelId, Route } from './client/route';
 import type { StoreState } from './client/runtime-store';
 import { Banner, DroppedEventsBanner, statusPill } from './components/Banner';
@@ -88,11 +93,15 @@ export function Shell({
   route,
   now,
   children,
+  theme,
+  onHelp,
 }: {
   state: StoreState;
   route: Route;
   now: number;
   children: ReactNode;
+  theme?: { theme: Theme; toggle: () => void };
+  onHelp?: () => void;
 }) {
   const store = useStore();
   const pill = statusPill(state.status);
@@ -163,6 +172,30 @@ export function Shell({
         >
           {state.frozen ? '▶ Unfreeze' : '❚❚ Freeze'}
         </button>
+        {theme && (
+          <button
+            type="button"
+            className="btn small"
+            onClick={theme.toggle}
+            title="Light or dark theme; follows the system until you pick one (key t)"
+            aria-label={`switch to the ${theme.theme === 'dark' ? 'light' : 'dark'} theme`}
+            data-testid="theme-toggle"
+          >
+            {theme.theme === 'dark' ? '☀' : '☾'}
+          </button>
+        )}
+        {onHelp && (
+          <button
+            type="button"
+            className="btn small"
+            onClick={onHelp}
+            title="Keyboard shortcuts (key ?)"
+            aria-label="keyboard shortcuts"
+            data-testid="shortcuts"
+          >
+            ?
+          </button>
+        )}
       </header>
       <nav className="sidebar">
         {GROUPS.map((g) => (
@@ -197,34 +230,37 @@ export function Shell({
   );
 }
 
-/** Digits jump to the numbered blocks (0 = overview), "." freezes or unfreezes, as in a debugger. */
-function useShortcuts(onFreeze: () => void): void {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => {
-      const t = e.target as HTMLElement | null;
-      if (e.ctrlKey || e.metaKey || e.altKey || (t && /^(INPUT|SELECT|TEXTAREA)$/.test(t.tagName))) return;
-      if (e.key === '.') return onFreeze();
-      const entry = e.key === '0' ? NAV[0] : NAV.find((n) => n.step === e.key);
-      if (entry) navigate({ panel: entry.id });
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [onFreeze]);
-}
+const SHORTCUTS = shortcutTable(NAV);
 
 export function App({ serverHash }: { serverHash?: string }) {
   const state = useStoreState((s) => s);
   const store = useStore();
   const route = useRoute(serverHash);
-  useShortcuts(useCallback(() => store.setFrozen(!store.getState().frozen), [store]));
+  const theme = useTheme();
+  const [help, setHelp] = useState(false);
+  const toggleTheme = theme.toggle;
+  useShortcuts(
+    SHORTCUTS,
+    useCallback(
+      (a: ShortcutAction) => {
+        if (a.type === 'panel') navigate({ panel: a.panel });
+        else if (a.type === 'freeze') store.setFrozen(!store.getState().frozen);
+        else if (a.type === 'theme') toggleTheme();
+        else if (a.type === 'help') setHelp((h) => !h);
+        else setHelp(false);
+      },
+      [store, toggleTheme],
+    ),
+  );
   const wall = useNow(250);
   // A frozen or replayed view is read in its own time; a live one in wall time (for countdowns).
   const now =
     state.frozen || state.status.state === 'replaying' ? state.view.lastTs : Math.max(wall, state.view.lastTs);
   const entry = NAV.find((n) => n.id === route.panel) ?? (NAV[0] as NavEntry);
   return (
-    <Shell state={state} route={route} now={now}>
+    <Shell state={state} route={route} now={now} theme={theme} onHelp={() => setHelp(true)}>
       {entry.render({ view: state.view, route, now })}
+      {help && <ShortcutSheet table={SHORTCUTS} onClose={() => setHelp(false)} />}
     </Shell>
   );
 }

@@ -5,7 +5,11 @@ import { App } from './App';
 import { Connection } from './client/connection';
 import { ConnectionContext, StoreContext } from './client/hooks';
 import { RuntimeStore } from './client/runtime-store';
+import { applyTheme } from './client/theme';
 import './styles.css';
+import './theme.css';
+
+applyTheme();
 
 const store = new RuntimeStore({ publishEveryMs: 250 });
 const connection = new Connection({ store });

@@ -10,6 +10,7 @@ import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C } from '../../components/colors';
 import { fmtClock, fmtCount, fmtDuration, fmtPercent, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
+import { activateProps } from '../../components/activate';
 import { useStoreState } from '../../client/hooks';
 import { controllerNames, focusController, focusKey } from '../focus';
 import type { PanelProps } from '../types';
@@ -149,8 +150,8 @@ export function Controller({ view, route, now }: PanelProps) {
                 return (
                   <tr
                     key={w.worker}
+                    {...(shown ? activateProps(() => navigate({ panel: 'trace', controller: c.name, key: shown })) : {})}
                     className={shown ? 'clickable' : undefined}
-                    onClick={() => shown && navigate({ panel: 'trace', controller: c.name, key: shown })}
                   >
                     <td className="num">{w.worker}</td>
                     <td className="mono">

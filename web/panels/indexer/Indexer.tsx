@@ -197,8 +197,8 @@ export function Indexer({ view, route, now }: PanelProps) {
               {(o) => (
                 <tr
                   key={o.seq}
+                  {...activateProps(() => navigate({ panel: 'indexer', informer: inf.id, key: o.key }))}
                   className="clickable"
-                  onClick={() => navigate({ panel: 'indexer', informer: inf.id, key: o.key })}
                 >
                   <td className="num dim">{fmtClockMs(o.ts)}</td>
                   <td>

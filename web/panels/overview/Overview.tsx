@@ -11,9 +11,11 @@ import { C } from '../../components/colors';
 import type { Tone } from '../../components/Stat';
 import { fmtClock, fmtCount, fmtDuration, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
+import { activateProps } from '../../components/activate';
 import type { PanelId, Route } from '../../client/route';
 import type { PanelProps } from '../types';
-import { activitySeries, buildPipeline } from './overview-series';
+import { FeedLines } from './FeedLines';
+import { activitySeries, buildPipeline, feedEdges } from './overview-series';
 import type { ControllerLane, InformerLane } from './overview-series';
 
 function Node({
@@ -24,7 +26,9 @@ function Node({
   to,
   testId,
   badge,
+  hint,
 }: {
+  hint?: string;
   title: string;
   main: ReactNode;
   sub?: ReactNode;
@@ -34,7 +38,13 @@ function Node({
   badge?: ReactNode;
 }) {
   return (
-    <button type="button" className={`node ${tone ?? ''}`} onClick={() => navigate(to)} data-testid={testId}>
+    <button
+      type="button"
+      className={`node ${tone ?? ''}`}
+      onClick={() => navigate(to)}
+      data-testid={testId}
+      title={hint ?? (typeof sub === 'string' ? sub : undefined)}
+    >
       <span className="n-title">
         {title}
         {badge}
@@ -57,67 +67,74 @@ function Edge({ rate, label }: { rate: number; label?: string }) {
 
 const STATE_BADGE: Record<string, Tone> = { watching: 'ok', listing: 'info', relisting: 'warn', backoff: 'warn' };
 
-function InformerRow({ lane }: { lane: InformerLane }) {
+function InformerRow({ lane, feeds }: { lane: InformerLane; feeds: readonly string[] }) {
   const to = { informer: lane.id };
   return (
-    <div className="lane" data-testid={`lane-informer-${lane.id}`}>
-      <div className="lane-label" title={lane.id}>
-        {lane.id.slice(lane.id.lastIndexOf('/') + 1)}
+    <div className="lane-wrap" data-testid={`lane-informer-${lane.id}`}>
+      <div className="lane-head" data-feed-informer={lane.id}>
+        <b>{lane.id}</b>
+        <span className="dim">
+          {' '}
+          · {lane.fifo}
+          {feeds.length > 0 ? ` · feeds ${feeds.join(', ')}` : ' · feeds no controller'}
+        </span>
       </div>
-      <Node
-        title="API server"
-        main={lane.lastResourceVersion ? `rv ${lane.lastResourceVersion}` : '—'}
-        sub={`${lane.id} · list+watch`}
-        to={{ panel: 'reflector', ...to }}
-      />
-      <Edge rate={lane.watchRate} label="events" />
-      <Node
-        title="Reflector"
-        main={lane.state}
-        badge={
-          lane.blockingError ? (
-            <Badge tone="err" title="the cache cannot sync until this is fixed">
-              {lane.blockingError}
-            </Badge>
-          ) : (
-            <Badge tone={STATE_BADGE[lane.state] ?? 'muted'}>{lane.synced ? 'synced' : 'syncing'}</Badge>
-          )
-        }
-        sub={`${lane.relists} relists · ${lane.expired} × 410 · ${lane.errors} err`}
-        tone={
-          lane.state === 'backoff' || lane.state === 'relisting'
-            ? 'warn'
-            : lane.state === 'watching'
-              ? 'active'
-              : undefined
-        }
-        to={{ panel: 'reflector', ...to }}
-        testId="node-reflector"
-      />
-      <Edge rate={lane.deltaRate} label="deltas" />
-      <Node
-        title="DeltaFIFO"
-        main={fmtCount(lane.fifoLength)}
-        sub={`${fmtCount(lane.pendingKeys)} keys pending`}
-        tone={lane.fifoLength > 100 ? 'warn' : undefined}
-        to={{ panel: 'delta-fifo', ...to }}
-        testId="node-fifo"
-      />
-      <Edge rate={lane.popRate} label="pops" />
-      <Node
-        title="Indexer"
-        main={fmtCount(lane.storeSize)}
-        sub="objects cached"
-        to={{ panel: 'indexer', ...to }}
-        testId="node-indexer"
-      />
-      <Edge rate={lane.popRate * Math.max(1, lane.handlers.length)} label="notify" />
-      <Node
-        title="Handlers"
-        main={lane.handlers.length}
-        sub={lane.handlers.join(', ') || 'none registered'}
-        to={{ panel: 'controller' }}
-      />
+      <div className="lane">
+        <Node
+          title="API server"
+          main={lane.lastResourceVersion ? `rv ${lane.lastResourceVersion}` : '—'}
+          sub={`${lane.id} · list+watch`}
+          to={{ panel: 'reflector', ...to }}
+        />
+        <Edge rate={lane.watchRate} label="events" />
+        <Node
+          title="Reflector"
+          main={lane.state}
+          badge={
+            lane.blockingError ? (
+              <Badge tone="err" title="the cache cannot sync until this is fixed">
+                {lane.blockingError}
+              </Badge>
+            ) : (
+              <Badge tone={STATE_BADGE[lane.state] ?? 'muted'}>{lane.synced ? 'synced' : 'syncing'}</Badge>
+            )
+          }
+          sub={`${lane.relists} relists · ${lane.expired} × 410 · ${lane.errors} err`}
+          tone={
+            lane.state === 'backoff' || lane.state === 'relisting'
+              ? 'warn'
+              : lane.state === 'watching'
+                ? 'active'
+                : undefined
+          }
+          to={{ panel: 'reflector', ...to }}
+          testId="node-reflector"
+        />
+        <Edge rate={lane.deltaRate} label="deltas" />
+        <Node
+          title={lane.fifo}
+          main={fmtCount(lane.fifoLength)}
+          sub={`${fmtCount(lane.pendingKeys)} keys pending`}
+          tone={lane.fifoLength > 100 ? 'warn' : undefined}
+          to={{ panel: 'delta-fifo', ...to }}
+          testId="node-fifo"
+        />
+        <Edge rate={lane.popRate} label="pops" />
+        <Node
+          title="Indexer"
+          main={fmtCount(lane.storeSize)}
+          sub="objects cached"
+          to={{ panel: 'indexer', ...to }}
+          testId="node-indexer"
+        />
+        <Edge rate={lane.popRate * Math.max(1, lane.handlers.length)} label="notify" />
+        <Node
+          title="Handlers"
+          main={lane.handlers.length}
+          sub={lane.handlers.join(', ') || 'none registered'}
+          to={{ panel: 'controller' }}
+        />
+      </div>
     </div>
   );
 }
@@ -126,67 +143,70 @@ function ControllerRow({ lane }: { lane: ControllerLane }) {
   const to = { controller: lane.name };
   const queued = lane.ready + lane.waiting;
   return (
-    <div className="lane" data-testid={`lane-controller-${lane.name}`}>
-      <div className="lane-label" title={lane.name}>
-        {lane.name}
+    <div className="lane-wrap" data-testid={`lane-controller-${lane.name}`}>
+      <div className="lane-head" data-feed-controller={lane.name}>
+        <b>{lane.name}</b>
+        <span className="dim"> · fed by {lane.sources.length > 0 ? lane.sources.join(', ') : 'no informer yet'}</span>
       </div>
-      <Node
-        title="Sources"
-        main={
-          lane.sources.length > 0 ? (
-            <span title={lane.sources.join(', ')}>
-              {lane.sources.map((g) => g.slice(g.lastIndexOf('/') + 1)).join(', ')}
-            </span>
-          ) : (
-            '—'
-          )
-        }
-        sub={`${fmtCount(lane.handlerEvents)} events · ${fmtCount(lane.filtered)} filtered`}
-        to={{ panel: 'controller', ...to }}
-      />
-      <Edge rate={lane.addRate} label="adds" />
-      <Node
-        title="Workqueue"
-        main={
-          <>
-            {fmtCount(queued)}
-            <span className="dim" style={{ fontSize: 11 }}>
-              {' '}
-              ready {lane.ready} · wait {lane.waiting}
-            </span>
-          </>
-        }
-        sub={`${fmtCount(lane.dedupedAdds)} adds de-duplicated`}
-        tone={lane.waiting > 0 ? 'warn' : undefined}
-        to={{ panel: 'workqueue', ...to }}
-        testId="node-workqueue"
-      />
-      <Edge rate={lane.reconcileRate} label="gets" />
-      <Node
-        title="Workers"
-        main={`${lane.activeWorkers}/${lane.workers}`}
-        sub={`${lane.processing} processing`}
-        tone={lane.activeWorkers > 0 ? 'active' : undefined}
-        to={{ panel: 'controller', ...to }}
-      />
-      <Edge rate={lane.reconcileRate} label="reconciles" />
-      <Node
-        title="Reconciler"
-        main={fmtRate(lane.reconcileRate)}
-        badge={
-          lane.hotLoops > 0 ? (
-            <Badge tone="err">hot loop</Badge>
-          ) : lane.errors > 0 ? (
-            <Badge tone="warn">{fmtCount(lane.errors)} err</Badge>
-          ) : (
-            <Badge tone="muted">{lane.phase}</Badge>
-          )
-        }
-        sub={`p50 ${fmtDuration(lane.p50Ms)} · p99 ${fmtDuration(lane.p99Ms)}`}
-        tone={lane.hotLoops > 0 ? 'err' : lane.errors > 0 ? 'warn' : undefined}
-        to={lane.hotLoops > 0 ? { panel: 'trace', ...to } : { panel: 'controller', ...to }}
-        testId="node-reconciler"
-      />
+      <div className="lane">
+        <Node
+          title="Sources"
+          main={
+            lane.sources.length > 0 ? (
+              <span title={lane.sources.join(', ')}>
+                {lane.sources.map((g) => g.slice(g.lastIndexOf('/') + 1)).join(', ')}
+              </span>
+            ) : (
+              '—'
+            )
+          }
+          sub={`${fmtCount(lane.handlerEvents)} events · ${fmtCount(lane.filtered)} filtered`}
+          to={{ panel: 'controller', ...to }}
+        />
+        <Edge rate={lane.addRate} label="adds" />
+        <Node
+          title="Workqueue"
+          main={
+            <>
+              {fmtCount(queued)}
+              <span className="dim" style={{ fontSize: 11 }}>
+                {' '}
+                ready {lane.ready} · wait {lane.waiting}
+              </span>
+            </>
+          }
+          sub={`${fmtCount(lane.dedupedAdds)} adds de-duplicated`}
+          tone={lane.waiting > 0 ? 'warn' : undefined}
+          to={{ panel: 'workqueue', ...to }}
+          testId="node-workqueue"
+        />
+        <Edge rate={lane.reconcileRate} label="gets" />
+        <Node
+          title="Workers"
+          main={`${lane.activeWorkers}/${lane.workers}`}
+          sub={`${lane.processing} processing`}
+          tone={lane.activeWorkers > 0 ? 'active' : undefined}
+          to={{ panel: 'controller', ...to }}
+        />
+        <Edge rate={lane.reconcileRate} label="reconciles" />
+        <Node
+          title="Reconciler"
+          main={fmtRate(lane.reconcileRate)}
+          badge={
+            lane.hotLoops > 0 ? (
+              <Badge tone="err">hot loop</Badge>
+            ) : lane.errors > 0 ? (
+              <Badge tone="warn">{fmtCount(lane.errors)} err</Badge>
+            ) : (
+              <Badge tone="muted">{lane.phase}</Badge>
+            )
+          }
+          sub={`p50 ${fmtDuration(lane.p50Ms)} · p99 ${fmtDuration(lane.p99Ms)}`}
+          tone={lane.hotLoops > 0 ? 'err' : lane.errors > 0 ? 'warn' : undefined}
+          to={lane.hotLoops > 0 ? { panel: 'trace', ...to } : { panel: 'controller', ...to }}
+          testId="node-reconciler"
+        />
+      </div>
     </div>
   );
 }
@@ -202,14 +222,12 @@ export function NotableList({ entries, limit = 14 }: { entries: readonly Notable
       {(n) => (
         <tr
           key={n.seq}
-          className="clickable"
-          onClick={() =>
-            n.key && n.controller
-              ? navigate({ panel: 'trace', controller: n.controller, key: n.key })
-              : n.informer
-                ? navigate({ panel: 'reflector', informer: n.informer })
-                : undefined
-          }
+          {...(n.key && n.controller
+            ? activateProps(() => navigate({ panel: 'trace', controller: n.controller, key: n.key }))
+            : n.informer
+              ? activateProps(() => navigate({ panel: 'reflector', informer: n.informer }))
+              : {})}
+          className={n.informer || (n.key && n.controller) ? 'clickable' : undefined}
         >
           <td className="num dim">{fmtClock(n.ts)}</td>
           <td>
@@ -225,11 +243,12 @@ export function NotableList({ entries, limit = 14 }: { entries: readonly Notable
 export function Overview({ view }: PanelProps) {
   const p = buildPipeline(view);
   const t = p.totals;
+  const edges = feedEdges(p);
   return (
     <div className="page" data-testid="panel-overview">
       <PageHead
         title="Pipeline"
-        sub="API server → reflector → DeltaFIFO → indexer → handlers → workqueue → workers → reconciler"
+        sub="API server → reflector → FIFO (DeltaFIFO or RealFIFO) → indexer → handlers → workqueue → workers → reconciler"
       />
       <Stats>
         <Stat
@@ -256,28 +275,34 @@ export function Overview({ view }: PanelProps) {
           />
         )}
       </Stats>
-      <Card title="Informers" right={<span className="dim">one shared informer per GVK</span>}>
-        {p.informers.length === 0 ? (
-          <Empty>No informer has started yet. They appear as soon as the manager starts its caches.</Empty>
-        ) : (
-          <div className="pipeline">
-            {p.informers.map((l) => (
-              <InformerRow key={l.id} lane={l} />
-            ))}
-          </div>
-        )}
-      </Card>
-      <Card title="Controllers" right={<span className="dim">events → requests → reconciles</span>}>
-        {p.controllers.length === 0 ? (
-          <Empty>No controller registered yet.</Empty>
-        ) : (
-          <div className="pipeline">
-            {p.controllers.map((l) => (
-              <ControllerRow key={l.name} lane={l} />
-            ))}
-          </div>
-        )}
-      </Card>
+      <FeedLines edges={edges}>
+        <Card title="Informers" right={<span className="dim">one shared informer per GVK</span>}>
+          {p.informers.length === 0 ? (
+            <Empty>No informer has started yet. They appear as soon as the manager starts its caches.</Empty>
+          ) : (
+            <div className="pipeline">
+              {p.informers.map((l) => (
+                <InformerRow
+                  key={l.id}
+                  lane={l}
+                  feeds={edges.filter((e) => e.informer === l.id).map((e) => e.controller)}
+                />
+              ))}
+            </div>
+          )}
+        </Card>
+        <Card title="Controllers" right={<span className="dim">events → requests → reconciles</span>}>
+          {p.controllers.length === 0 ? (
+            <Empty>No controller registered yet.</Empty>
+          ) : (
+            <div className="pipeline">
+              {p.controllers.map((l) => (
+                <ControllerRow key={l.name} lane={l} />
+              ))}
+            </div>
+          )}
+        </Card>
+      </FeedLines>
       <Card title="Activity" right={<span className="dim">reconciles per second by controller · watch events</span>}>
         <TimeSeriesChart
           data={activitySeries(view)}

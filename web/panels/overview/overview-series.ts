@@ -14,6 +14,8 @@ export interface InformerLane {
   state: InformerView['state'];
   stateTone: Tone;
   synced: boolean;
+  /** The queue this informer's events say it uses; "FIFO" until the informer has said. */
+  fifo: 'DeltaFIFO' | 'RealFIFO' | 'FIFO';
   lastResourceVersion?: string;
   /** Watch events per second arriving from the API server. */
   watchRate: number;
@@ -80,6 +82,7 @@ export function informerLane(inf: InformerView, windowMs: number): InformerLane 
     state: inf.state,
     stateTone: REFLECTOR_TONE[inf.state],
     synced: inf.synced,
+    fifo: inf.fifo ?? 'FIFO',
     watchRate: seriesRate(inf.series, 'watchEvents', windowMs),
     deltaRate: seriesRate(inf.series, 'deltas', windowMs),
     popRate: seriesRate(inf.series, 'pops', windowMs),
@@ -170,6 +173,11 @@ export function buildPipeline(view: RuntimeView): Pipeline {
       queued: totalQueued(controllers),
     },
   };
+}
+
+/** Informer → controller: which controllers each informer's handlers feed, for the lines on the map. */
+export function feedEdges(p: Pick<Pipeline, 'controllers'>): { informer: string; controller: string }[] {
+  return p.controllers.flatMap((c) => c.sources.map((informer) => ({ informer, controller: c.name })));
 }
 
 /**
