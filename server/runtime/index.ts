@@ -17,6 +17,8 @@ export { NOOP_PROBE, MultiProbe } from './instrumentation/probe';
 export type { Clock, TimerHandle } from './util/clock';
 export { realClock } from './util/clock';
 export * from './util/errors';
+// apimachinery util/runtime: a throw in an event handler or predicate ends the process unless this is off.
+export { setReallyCrash, getReallyCrash } from './util/runtime';
 
 // client-go tools/cache and util/workqueue, as Go code names them: cache.DeltaFIFO, workqueue.PriorityQueue.
 export * as cache from './cache/index';
@@ -56,6 +58,7 @@ export { newListWatchFromClient, newListWatchForGVK, ListWatch } from './client/
 export { HttpClient } from './client/http';
 export { RestClient, newRestClient, newAPIReader } from './client/rest-client';
 export { CachedClient, newCachedClient, type CachedClientOptions } from './client/cached-client';
+export { Scheme, newScheme, isBuiltInGroup } from './client/scheme';
 export { mergeFrom, rawPatch, applyPatch, type Patch } from './client/patch';
 export type {
   Client,

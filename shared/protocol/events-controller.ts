@@ -27,6 +27,11 @@ export interface HandlerEventEvent {
   keys: ObjectKey[];
   /** Names the predicate that rejected the event. */
   filteredBy?: string;
+  /**
+   * What a predicate or handler threw, when the runtime runs with ReallyCrash off (setReallyCrash(false));
+   * by default, as upstream, such a throw ends the process instead.
+   */
+  panic?: string;
 }
 
 export interface ReconcileStartEvent {

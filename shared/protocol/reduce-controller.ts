@@ -277,7 +277,17 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       const hs = d.childRecord(c, 'handlers');
       const h = { ...(hs[ev.handler] ?? { events: 0, filtered: 0, enqueued: 0 }) };
       h.events++;
-      if (ev.filteredBy) {
+      if (ev.panic !== undefined) {
+        notable(
+          d,
+          ev,
+          'error',
+          `${ev.controller}: ${ev.handler} ${ev.eventType} of ${ev.ref.name} panicked (recovered, ReallyCrash off): ${ev.panic}`,
+          {
+            controller: ev.controller,
+          },
+        );
+      } else if (ev.filteredBy) {
         h.filtered++;
         h.lastFilteredBy = ev.filteredBy;
       } else h.enqueued += ev.keys.length;

@@ -36,6 +36,12 @@ export function describeEvent(ev: StampedEvent): { block: JourneyBlock; text: st
         text: `told handler ${ev.handler}: on${ev.type[0]?.toUpperCase()}${ev.type.slice(1)}${ev.resync ? ' (resync)' : ''}`,
       };
     case 'handler.event':
+      if (ev.panic !== undefined) {
+        return {
+          block: 'Handler',
+          text: `${ev.controller}: ${ev.handler} ${ev.eventType} panicked (recovered): ${ev.panic}`,
+        };
+      }
       return ev.filteredBy
         ? { block: 'Handler', text: `${ev.controller}: ${ev.handler} ${ev.eventType} filtered out by ${ev.filteredBy}` }
         : {

@@ -180,7 +180,7 @@ describe('InformerCache', () => {
     await clock.advance(300);
     deadline.abort();
     const err = await p;
-    expect((err as Error).message).toBe('failed waiting for v1/Node Informer to sync');
+    expect((err as Error).message).toBe('failed waiting for *v1.Node Informer to sync');
     ac.abort();
     await run;
   });
@@ -215,6 +215,25 @@ describe('InformerCache', () => {
     const run = start();
     const got = await drive(clock, cache.get<KubeObject>(POD, { namespace: 'default', name: 'a' }));
     expect(got.metadata.managedFields).toBeUndefined();
+    ac.abort();
+    await run;
+  });
+
+  it('getInformer before the cache starts returns at once; handlers added then see the initial list', async () => {
+    const { cache, start, ac, lwFor, clock } = setup();
+    lwFor('Pod').add(pod('default', 'a'));
+    let resolved = false;
+    const got = cache.getInformer(POD).then((i) => ((resolved = true), i));
+    await flushMicrotasks();
+    expect(resolved).toBe(true); // no clock movement: nothing waited for a sync
+    const inf = await got;
+    expect(inf.hasSynced()).toBe(false);
+    const added: string[] = [];
+    inf.addEventHandler({ onAdd: (o, initial) => void added.push(`${o.metadata.name}:${String(initial)}`) });
+    const run = start();
+    expect(await drive(clock, cache.waitForCacheSync(ac.signal))).toBe(true);
+    await flushMicrotasks();
+    expect(added).toEqual(['a:true']);
     ac.abort();
     await run;
   });

@@ -184,10 +184,12 @@ export class InformerCache implements Reader {
       }
       e = await p;
     }
-    if (opts.blockUntilSynced === false || e.informer.hasSynced()) return e;
+    // As upstream's Informers.Get: wait for a sync only once the cache runs; before Start nothing would
+    // ever sync, and handlers are commonly added then.
+    if (opts.blockUntilSynced === false || !this.started || e.informer.hasSynced()) return e;
     const signal = opts.signal ?? this.signal ?? new AbortController().signal;
     if (!(await waitForCacheSync(signal, this.clock, () => (e as Entry).informer.hasSynced()))) {
-      throw new ApiError(504, 'Timeout', `failed waiting for ${id} Informer to sync`);
+      throw new ApiError(504, 'Timeout', `failed waiting for *${gvk.version}.${gvk.kind} Informer to sync`);
     }
     return e;
   }

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { setCrashFunctionForTesting, setReallyCrash } from '../util/runtime';
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
 import { NOOP_PROBE } from '../instrumentation/probe';
 import {
@@ -42,7 +43,27 @@ describe('processorListener', () => {
     expect(seen).toEqual(['a', 'b']);
   });
 
-  it('a throwing handler loses that notification; delivery resumes after the pause', async () => {
+  it('a throwing handler crashes the process by default (HandleCrash with ReallyCrash on)', async () => {
+    const clock = new FakeClock();
+    const crashed: unknown[] = [];
+    const previous = setCrashFunctionForTesting((err) => crashed.push(err));
+    try {
+      const boom = new Error('handler panic');
+      const l = listener(clock, () => {
+        throw boom;
+      });
+      l.run();
+      l.add({ type: 'add', obj: o('a'), isInInitialList: false });
+      await flushMicrotasks();
+      expect(crashed).toEqual([boom]);
+    } finally {
+      setCrashFunctionForTesting(previous);
+    }
+  });
+
+  it('with ReallyCrash off, a throwing handler loses that notification; delivery resumes after the pause', async () => {
+    setReallyCrash(false);
+    onTestFinished(() => void setReallyCrash(true));
     const clock = new FakeClock();
     const seen: string[] = [];
     const l = listener(clock, (x) => {
@@ -58,7 +79,9 @@ describe('processorListener', () => {
     expect(seen).toEqual(['next']);
   });
 
-  it('a throw on an initial-list add means the handler never reports synced (as upstream)', async () => {
+  it('with ReallyCrash off, a throw on an initial-list add means the handler never reports synced', async () => {
+    setReallyCrash(false);
+    onTestFinished(() => void setReallyCrash(true));
     const clock = new FakeClock();
     const l = listener(clock, () => {
       throw new Error('nope');

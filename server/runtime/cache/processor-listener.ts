@@ -7,13 +7,14 @@ import type { Clock, TimerHandle } from '../util/clock';
 import type { DeletedFinalStateUnknown, ResourceEventHandler, ResourceEventHandlerRegistration } from './interfaces';
 import { objectRef } from './object-ref';
 import { SingleFileTracker } from './synctrack';
+import { handleCrash } from '../util/runtime';
 
 export type Notification<T> =
   | { type: 'add'; obj: T; isInInitialList: boolean }
   | { type: 'update'; oldObj: T; newObj: T; resync: boolean }
   | { type: 'delete'; obj: T | DeletedFinalStateUnknown<T> };
 
-/** How long delivery pauses after a handler threw (upstream restarts the goroutine after 1s). */
+/** How long delivery pauses after a handler threw with ReallyCrash off (wait.Until restarts after 1s). */
 export const HANDLER_PANIC_PAUSE_MS = 1000;
 
 export interface ProcessorListenerOptions<T> {
@@ -132,9 +133,11 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
       }
       try {
         this.deliver(n);
-      } catch {
-        // A throwing handler loses this notification; delivery resumes after a pause. (As upstream,
-        // a throw on an initial-list add means this handler never reports synced.)
+      } catch (err) {
+        // Upstream's HandleCrash ends the process. With ReallyCrash off, the notification is lost and
+        // delivery resumes after a pause, as wait.Until restarts the goroutine. (A throw on an
+        // initial-list add then means this handler never reports synced, as upstream.)
+        if (handleCrash(err)) return;
         this.pause = this.clock.setTimer(() => {
           this.pause = undefined;
           this.schedule();

@@ -6,6 +6,7 @@ import { RecordingProbe } from '../testing/recording-probe';
 import { ApiError } from '../util/errors';
 import { runInReconcileScope } from '../reconcile/reconcile-scope';
 import { CachedClient } from './cached-client';
+import { newScheme } from './scheme';
 import type { Client, Reader } from './interfaces';
 
 function fakes() {
@@ -93,5 +94,34 @@ describe('CachedClient', () => {
     });
     await c.list({ apiVersion: 'v1', kind: 'Pod' });
     expect(probe.ofKind('client.request').map((e) => e.controller)).toEqual(['pod-counter', undefined]);
+  });
+
+  // client_test.go / shouldBypassCache: unstructured objects are read from the API server unless
+  // CacheOptions.Unstructured is set; typed objects (the scheme's) from the cache.
+  const Widget = { apiVersion: 'example.com/v1', kind: 'Widget' };
+  it('reads kinds the scheme does not know (Go: unstructured) from the API server, not a new informer', async () => {
+    const { calls, cache, api } = fakes();
+    const c = new CachedClient({ client: api, cache });
+    await c.list(Widget);
+    await c.get(Widget, { name: 'w' }).catch(() => undefined);
+    await c.get({ apiVersion: 'apps/v1', kind: 'Deployment' }, { namespace: 'a', name: 'd' });
+    await c.list({ apiVersion: 'networking.k8s.io/v1', kind: 'IngressList' });
+    expect(calls).toEqual(['api.list', 'api.get', 'cache.get', 'cache.list']);
+  });
+
+  it('serves unstructured reads from the cache when asked (CacheOptions.Unstructured), and typed kinds always', async () => {
+    const { calls, cache, api } = fakes();
+    await new CachedClient({ client: api, cache, cacheUnstructured: true }).list(Widget);
+    await new CachedClient({ client: api, cache, isTyped: (g) => g.group === 'example.com' }).list(Widget);
+    expect(calls).toEqual(['cache.list', 'cache.list']);
+  });
+
+  it('newScheme knows the built-in groups and the kinds added to it', () => {
+    const s = newScheme('example.com/v1/Widget');
+    expect(s.recognizes({ group: 'example.com', version: 'v1', kind: 'Widget' })).toBe(true);
+    expect(s.recognizes({ group: 'example.com', version: 'v1', kind: 'Gadget' })).toBe(false);
+    expect(s.recognizes({ group: '', version: 'v1', kind: 'Pod' })).toBe(true);
+    expect(s.recognizes({ group: 'apps', version: 'v1', kind: 'Deployment' })).toBe(true);
+    expect(s.recognizes({ group: 'policy', version: 'v1', kind: 'PodDisruptionBudget' })).toBe(true);
   });
 });

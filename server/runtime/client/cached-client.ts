@@ -1,6 +1,8 @@
 // Ports controller-runtime pkg/client/client.go's cache-backed ("delegating") client: reads go to the
 // informer cache (which starts an informer for a new kind on first read), writes always go to the API
-// server. Cache reads are reported as client.request events with cached: true.
+// server. As upstream's shouldBypassCache, reads skip the cache for kinds in DisableFor and for
+// unstructured reads (kinds the scheme does not know) unless the cache is asked to cache those.
+// Cache reads are reported as client.request events with cached: true.
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
 import type { ClientRequestEvent } from '../../../shared/protocol/events-controller';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
@@ -12,6 +14,7 @@ import type { Patch } from './patch';
 import type { DeleteOptions, PatchOptions, WriteOptions } from './resource-client';
 import { gvkId } from './gvk';
 import { normalizeType } from './rest-client';
+import { isBuiltInGroup } from './scheme';
 
 export interface CachedClientOptions {
   /** The API server client: all writes, and reads the cache does not serve. */
@@ -20,11 +23,17 @@ export interface CachedClientOptions {
   cache?: Reader;
   /** Kinds always read from the API server (client.CacheOptions.DisableFor). */
   disableFor?: ObjectType[];
+  /** Whether a kind is read as a typed object (in the scheme). Default: the built-in groups only. */
+  isTyped?: (gvk: GroupVersionKind) => boolean;
+  /** client.CacheOptions.Unstructured: serve unstructured reads from the cache too. Default false. */
+  cacheUnstructured?: boolean;
   probe?: Probe;
   clock?: Clock;
   /** Names the controller on emitted events, when this client belongs to one. */
   controller?: string;
 }
+
+const isTypedByDefault = (gvk: GroupVersionKind): boolean => isBuiltInGroup(gvk.group);
 
 const sameKind = (a: GroupVersionKind, b: GroupVersionKind): boolean =>
   a.group === b.group && a.version === b.version && a.kind === b.kind;
@@ -45,9 +54,12 @@ export class CachedClient implements Client {
     return new CachedClient({ ...this.o, controller });
   }
 
+  /** shouldBypassCache: no cache, a disabled kind, or an unstructured read the cache was not asked to serve. */
   private cacheFor(gvk: GroupVersionKind): Reader | undefined {
     if (!this.o.cache) return undefined;
-    return this.disabled.some((d) => sameKind(d, gvk)) ? undefined : this.o.cache;
+    if (this.disabled.some((d) => sameKind(d, gvk))) return undefined;
+    if (!this.o.cacheUnstructured && !(this.o.isTyped ?? isTypedByDefault)(gvk)) return undefined;
+    return this.o.cache;
   }
 
   async get<T extends KubeObject = KubeObject>(type: ObjectType, key: ObjectKey, opts?: GetOptions): Promise<T> {

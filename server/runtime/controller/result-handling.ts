@@ -12,15 +12,6 @@ export interface HandledResult {
   requeueAfterMs?: number;
 }
 
-/** errors.Is(err, TerminalError(nil)): any terminal error in the cause chain. */
-export function containsTerminalError(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e !== undefined && e !== null && depth < 32; depth++) {
-    if (isTerminalError(e)) return true;
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return false;
-}
-
 /**
  * Applies one reconcile's outcome to the queue, first matching branch wins:
  * error (terminal: drop; else rate-limited requeue, never Forget) → requeueAfter (Forget + AddAfter) →
@@ -47,7 +38,7 @@ export function handleResult(o: {
   if (o.hasErr) {
     metrics.reconcileErrors.inc({ controller });
     count('error');
-    if (containsTerminalError(o.err)) {
+    if (isTerminalError(o.err)) {
       metrics.terminalReconcileErrors.inc({ controller });
       return { outcome: 'terminalError' };
     }

@@ -6,7 +6,13 @@ import { requestKey } from '../reconcile/reconcile';
 import { enqueueRequestForObject } from './enqueue';
 import { enqueueRequestsFromMapFunc } from './enqueue-mapped';
 import { enqueueRequestForOwner } from './enqueue-owner';
-import { funcs, LOW_PRIORITY, type HandlerContext } from './eventhandler';
+import {
+  funcs,
+  LOW_PRIORITY,
+  withLowPriorityWhenUnchanged,
+  type EventHandler,
+  type HandlerContext,
+} from './eventhandler';
 
 const ctx: HandlerContext = { signal: new AbortController().signal };
 const pod = (ns: string, name: string, extra: Partial<KubeObject['metadata']> = {}): KubeObject => ({
@@ -234,6 +240,73 @@ describe('WithLowPriorityWhenUnchanged', () => {
       const q = new FakeRequestQueue();
       h.create(ctx, { object: obj('1'), isInInitialList: true }, q);
       expect(q.calls.map((c) => c.op)).toEqual(['add']);
+    });
+  }
+});
+
+// eventhandler_test.go "WithLowPriorityWhenUnchanged", the custom-handler rows: a Funcs handler, and any
+// handler wrapped by withLowPriorityWhenUnchanged, add through a view of the priority queue that defaults
+// to LowPriority for initial-list creates and same-resourceVersion updates.
+describe('WithLowPriorityWhenUnchanged: custom handlers', () => {
+  const req = (o: KubeObject | undefined) => ({ namespace: o?.metadata.namespace ?? '', name: o?.metadata.name ?? '' });
+  type Add = 'add' | 'addAfter' | 'addRateLimited' | 'addWithOpts';
+  const custom = (how: Add, overridePriority?: number): EventHandler => {
+    const put = (q: Parameters<EventHandler['create']>[2], o: KubeObject | undefined): void => {
+      if (how === 'add') q.add(req(o));
+      else if (how === 'addAfter') q.addAfter(req(o), 1000);
+      else if (how === 'addRateLimited') q.addRateLimited(req(o));
+      else q.addWithOpts?.(overridePriority !== undefined ? { priority: overridePriority } : {}, req(o));
+    };
+    return {
+      name: 'custom',
+      create: (_c, e, q) => put(q, e.object),
+      update: (_c, e, q) => put(q, e.objectNew),
+      delete: () => {},
+      generic: () => {},
+    };
+  };
+  const rows: { name: string; h: EventHandler; op: Add; after?: number; ratelimited?: boolean; prio?: number }[] = [
+    {
+      name: 'Funcs',
+      h: funcs({ create: (_c, e, q) => q.add(req(e.object)), update: (_c, e, q) => q.add(req(e.objectNew)) }),
+      op: 'add',
+    },
+    { name: 'wrapper - Add', h: withLowPriorityWhenUnchanged(custom('add')), op: 'add' },
+    { name: 'wrapper - AddAfter', h: withLowPriorityWhenUnchanged(custom('addAfter')), op: 'addAfter', after: 1000 },
+    {
+      name: 'wrapper - AddRateLimited',
+      h: withLowPriorityWhenUnchanged(custom('addRateLimited')),
+      op: 'addRateLimited',
+      ratelimited: true,
+    },
+    { name: 'wrapper - AddWithOpts', h: withLowPriorityWhenUnchanged(custom('addWithOpts')), op: 'addWithOpts' },
+    {
+      name: 'wrapper - AddWithOpts with a priority',
+      h: withLowPriorityWhenUnchanged(custom('addWithOpts', 100)),
+      op: 'addWithOpts',
+      prio: 100,
+    },
+  ];
+  for (const r of rows) {
+    it(`${r.name}: low priority for an initial-list create and an unchanged update only`, () => {
+      const q = new FakeRequestQueue({ priority: true });
+      r.h.create(ctx, { object: pod('ns', 'a'), isInInitialList: true }, q);
+      r.h.create(ctx, { object: pod('ns', 'b') }, q);
+      r.h.update(ctx, { objectOld: pod('ns', 'c'), objectNew: pod('ns', 'c') }, q);
+      r.h.update(ctx, { objectOld: pod('ns', 'd'), objectNew: pod('ns', 'd', { resourceVersion: '2' }) }, q);
+      expect(q.calls.map((c) => c.op)).toEqual(['addWithOpts', 'addWithOpts', 'addWithOpts', 'addWithOpts']);
+      const low = r.prio ?? LOW_PRIORITY;
+      expect(q.calls.map((c) => c.opts?.priority)).toEqual([low, r.prio, low, r.prio]);
+      for (const c of q.calls) {
+        expect(c.opts?.after).toBe(r.after);
+        expect(c.opts?.ratelimited).toBe(r.ratelimited);
+      }
+    });
+    it(`${r.name}: no effect when the queue is not the priority queue`, () => {
+      const q = new FakeRequestQueue();
+      r.h.create(ctx, { object: pod('ns', 'a'), isInInitialList: true }, q);
+      r.h.update(ctx, { objectOld: pod('ns', 'c'), objectNew: pod('ns', 'c') }, q);
+      expect(q.calls.map((c) => c.op)).toEqual(r.op === 'addWithOpts' ? [] : [r.op, r.op]);
     });
   }
 });

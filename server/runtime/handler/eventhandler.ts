@@ -38,13 +38,61 @@ export interface HandlerFuncs<T extends KubeObject = KubeObject> {
   generic?: EventHandler<T>['generic'];
 }
 
+/**
+ * handler.Funcs. As upstream's TypedFuncs, create and update functions given the priority queue see a view
+ * of it whose adds default to LOW_PRIORITY for an initial-list create or an update that kept the
+ * resourceVersion (a resync); an explicit priority in addWithOpts still wins.
+ */
 export function funcs<T extends KubeObject = KubeObject>(f: HandlerFuncs<T>): EventHandler<T> {
   return {
     name: f.name ?? 'Funcs',
-    create: (ctx, e, q) => f.create?.(ctx, e, q),
-    update: (ctx, e, q) => f.update?.(ctx, e, q),
+    create: (ctx, e, q) => {
+      if (!f.create) return;
+      if (!q.addWithOpts || !e.object) return f.create(ctx, e, q);
+      return f.create(ctx, e, withDefaultPriority(q, e.isInInitialList ? LOW_PRIORITY : undefined));
+    },
+    update: (ctx, e, q) => {
+      if (!f.update) return;
+      if (!q.addWithOpts || !e.objectOld || !e.objectNew) return f.update(ctx, e, q);
+      const unchanged = e.objectOld.metadata.resourceVersion === e.objectNew.metadata.resourceVersion;
+      return f.update(ctx, e, withDefaultPriority(q, unchanged ? LOW_PRIORITY : undefined));
+    },
     delete: (ctx, e, q) => f.delete?.(ctx, e, q),
     generic: (ctx, e, q) => f.generic?.(ctx, e, q),
+  };
+}
+
+/** handler.WithLowPriorityWhenUnchanged: the same priority rule for any handler, through funcs. */
+export function withLowPriorityWhenUnchanged<T extends KubeObject = KubeObject>(h: EventHandler<T>): EventHandler<T> {
+  return funcs<T>({
+    name: h.name,
+    create: (ctx, e, q) => h.create(ctx, e, q),
+    update: (ctx, e, q) => h.update(ctx, e, q),
+    delete: (ctx, e, q) => h.delete(ctx, e, q),
+    generic: (ctx, e, q) => h.generic(ctx, e, q),
+  });
+}
+
+/** upstream workqueueWithDefaultPriority: every add on the priority queue carries `priority` unless it names one. */
+function withDefaultPriority(q: RequestQueue, priority: number | undefined): RequestQueue {
+  const addWithOpts = q.addWithOpts as NonNullable<RequestQueue['addWithOpts']>;
+  const withPriority = (o: AddOpts): AddOpts =>
+    o.priority === undefined && priority !== undefined ? { ...o, priority } : o;
+  return {
+    add: (item, cause) => addWithOpts(withPriority(cause ? { cause } : {}), item),
+    addAfter: (item, delayMs, cause) =>
+      addWithOpts(withPriority({ after: delayMs, ...(cause ? { cause } : {}) }), item),
+    addRateLimited: (item, cause) =>
+      addWithOpts(withPriority({ ratelimited: true, ...(cause ? { cause } : {}) }), item),
+    addWithOpts: (o, ...items) => addWithOpts(withPriority(o), ...items),
+    forget: (item) => q.forget(item),
+    numRequeues: (item) => q.numRequeues(item),
+    len: () => q.len(),
+    get: () => q.get(),
+    done: (item) => q.done(item),
+    shutDown: () => q.shutDown(),
+    shutDownWithDrain: () => q.shutDownWithDrain(),
+    shuttingDown: () => q.shuttingDown(),
   };
 }
 

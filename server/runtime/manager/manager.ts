@@ -28,7 +28,8 @@ import { leaderElectionMetrics } from '../metrics/leaderelection-metrics';
 import { registry as defaultRegistry } from '../metrics/registry';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
 import { allowManyListeners, childContext, whenAborted } from '../source/context';
-import { toGVK, type KindDescriptor } from '../client/gvk';
+import { gvkId, toGVK, type KindDescriptor } from '../client/gvk';
+import { newScheme, type Scheme } from '../client/scheme';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
 import { HealthProbeServer } from './health-server';
@@ -49,6 +50,7 @@ export class Manager {
   private readonly client: Client;
   private readonly apiReader: Reader;
   private readonly mapper?: DynamicRESTMapper;
+  private readonly scheme: Scheme;
   private readonly lock?: ResourceLock;
   private readonly runnables: Runnables;
   private readonly controllers = new Map<string, Controller>();
@@ -77,6 +79,7 @@ export class Manager {
     this.log = o.log ?? NULL_LOGGER;
     this.gracefulShutdownTimeoutMs = o.gracefulShutdownTimeoutMs ?? DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS;
     this.electedPromise = new Promise((r) => (this.electedResolve = r));
+    this.scheme = o.scheme ?? newScheme();
 
     let rest: RestClient | undefined;
     if (config) {
@@ -92,7 +95,17 @@ export class Manager {
       this.cache = (o.newCache as () => InformerCache)();
       this.apiReader = o.apiReader ?? (o.client as Client);
     }
-    const clientOptions = { client: rest as RestClient, cache: this.cache, probe: this.probe, clock: this.clock };
+    const clientOptions = {
+      client: rest as RestClient,
+      cache: this.cache,
+      probe: this.probe,
+      clock: this.clock,
+      ...(o.clientCache?.disableFor ? { disableFor: o.clientCache.disableFor } : {}),
+      cacheUnstructured: o.clientCache?.unstructured ?? false,
+      // Typed reads: the scheme's kinds, and kinds a controller watches (Go code must have added those
+      // to the scheme to watch them).
+      isTyped: (gvk: GroupVersionKind) => this.scheme.recognizes(gvk) || this.cache.kinds().includes(gvkId(gvk)),
+    };
     this.client = o.client ?? (o.newClient ? o.newClient(clientOptions) : new CachedClient(clientOptions));
 
     const leaseClient = o.leaderElectionClient ?? rest ?? o.client;
@@ -138,6 +151,11 @@ export class Manager {
 
   getClient(): Client {
     return this.client;
+  }
+
+  /** The kinds read as typed objects: client-go's built-ins plus what options.scheme added. */
+  getScheme(): Scheme {
+    return this.scheme;
   }
 
   getCache(): InformerCache {

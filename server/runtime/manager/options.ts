@@ -4,7 +4,8 @@ import type { KubeObject } from '../../../shared/models/object';
 import type { InformerCache } from '../cache/informer-cache';
 import type { TransformFunc } from '../cache/interfaces';
 import type { CachedClientOptions } from '../client/cached-client';
-import type { Client, Reader } from '../client/interfaces';
+import type { Client, ObjectType, Reader } from '../client/interfaces';
+import type { Scheme } from '../client/scheme';
 import type { DynamicRESTMapper } from '../client/rest-mapper';
 import type { ControllerConfig } from '../controller/options';
 import type { Probe } from '../instrumentation/probe';
@@ -29,6 +30,14 @@ export interface CacheOptions {
   unsafeDisableDeepCopy?: boolean;
 }
 
+/** client.CacheOptions: which reads the manager's client serves from the cache. */
+export interface ClientCacheOptions {
+  /** Kinds always read from the API server. */
+  disableFor?: ObjectType[];
+  /** Serve unstructured reads (kinds not in the scheme) from the cache too. Default false, as upstream. */
+  unstructured?: boolean;
+}
+
 export interface ManagerOptions extends LeaderElectionOptions {
   /** Default realClock. */
   clock?: Clock;
@@ -41,6 +50,10 @@ export interface ManagerOptions extends LeaderElectionOptions {
   /** Manager-wide controller defaults. */
   controller?: ControllerConfig;
   cache?: CacheOptions;
+  /** Kinds read as typed objects (runtime.Scheme); default client-go's built-in groups. */
+  scheme?: Scheme;
+  /** client.Options.Cache for the manager's client. */
+  clientCache?: ClientCacheOptions;
   /** Default 30s; 0 = don't wait for runnables; negative = wait without limit. */
   gracefulShutdownTimeoutMs?: number;
   /** "" or "0" = off (default). "host:port" serves the readiness/liveness endpoints. */

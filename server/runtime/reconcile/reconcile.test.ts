@@ -51,6 +51,16 @@ describe('TerminalError', () => {
     expect(isTerminalError(t)).toBe(true);
     expect(isResourceExpired(t.cause)).toBe(true);
   });
+  it("carries upstream's message: 'terminal error: ' + the wrapped one, 'nil terminal error' for nothing", () => {
+    expect(terminalError(new Error('boom')).message).toBe('terminal error: boom');
+    expect(terminalError(undefined).message).toBe('nil terminal error');
+    expect(terminalError(null).message).toBe('nil terminal error');
+  });
+  it('is found through a chain of causes, as errors.Is finds it', () => {
+    const wrapped = new Error('reconciling: failed', { cause: new Error('step', { cause: terminalError('x') }) });
+    expect(isTerminalError(wrapped)).toBe(true);
+    expect(isTerminalError(new Error('plain'))).toBe(false);
+  });
 });
 
 describe('request keys', () => {

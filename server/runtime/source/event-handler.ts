@@ -11,6 +11,8 @@ import { requestKey, type Request } from '../reconcile/reconcile';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
 import type { CreateEvent, DeleteEvent, EventType, GenericEvent, UpdateEvent } from './event';
 import { objectRef } from '../cache/object-ref';
+import { errorMessage } from '../util/errors';
+import { handleCrash } from '../util/runtime';
 
 export interface EventHandlerAdapterOptions {
   handler: EventHandler;
@@ -101,11 +103,16 @@ export class EventHandlerAdapter {
   }
 
   private dispatch(type: EventType, e: AnyEvent, obj: KubeObject): void {
-    for (const p of this.o.predicates) {
-      if (!this.test(p, type, e)) {
-        if (this.probe.enabled) this.emit(type, obj, [], p.name);
-        return;
+    // Upstream runs predicates and handlers with no recover: a panic crashes the process (see handleCrash).
+    try {
+      for (const p of this.o.predicates) {
+        if (!this.test(p, type, e)) {
+          if (this.probe.enabled) this.emit(type, obj, [], p.name);
+          return;
+        }
       }
+    } catch (err) {
+      return this.panicked(type, obj, err, 'predicate');
     }
     const keys: string[] = [];
     const queue = this.probe.enabled ? recordingQueue(this.o.queue, keys) : this.o.queue;
@@ -122,19 +129,25 @@ export class EventHandlerAdapter {
               ? h.delete(ctx, e as DeleteEvent, queue)
               : h.generic(ctx, e as GenericEvent, queue);
     } catch (err) {
-      this.log.error(err, 'event handler failed', { handler: h.name, event: type });
-      return;
+      return this.panicked(type, obj, err, 'handler');
     }
     if (ret instanceof Promise) {
       ret.then(
         () => {
           if (this.probe.enabled) this.emit(type, obj, keys);
         },
-        (err: unknown) => this.log.error(err, 'event handler failed', { handler: h.name, event: type }),
+        (err: unknown) => this.panicked(type, obj, err, 'handler'),
       );
     } else if (this.probe.enabled) {
       this.emit(type, obj, keys);
     }
+  }
+
+  /** Crashes as upstream; with ReallyCrash off, logs and tells the dashboard instead of dropping silently. */
+  private panicked(type: EventType, obj: KubeObject, err: unknown, where: 'predicate' | 'handler'): void {
+    if (handleCrash(err)) return;
+    this.log.error(err, `Observed a panic in an event ${where}`, { handler: this.o.handler.name, event: type });
+    if (this.probe.enabled) this.emit(type, obj, [], undefined, `${where}: ${errorMessage(err)}`);
   }
 
   private test(p: Predicate, type: EventType, e: AnyEvent): boolean {
@@ -150,7 +163,7 @@ export class EventHandlerAdapter {
     }
   }
 
-  private emit(eventType: EventType, obj: KubeObject, keys: string[], filteredBy?: string): void {
+  private emit(eventType: EventType, obj: KubeObject, keys: string[], filteredBy?: string, panic?: string): void {
     this.probe.emit({
       kind: 'handler.event',
       controller: this.o.controller ?? '',
@@ -159,6 +172,7 @@ export class EventHandlerAdapter {
       ref: objectRef(obj, this.o.gvk ?? ''),
       keys,
       ...(filteredBy !== undefined ? { filteredBy } : {}),
+      ...(panic !== undefined ? { panic } : {}),
     });
   }
 }

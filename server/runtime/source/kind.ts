@@ -8,7 +8,7 @@ import type { EventHandler } from '../handler/eventhandler';
 import type { Predicate } from '../predicate/predicate';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
-import { isDeadlineExceeded, whenAborted } from './context';
+import { childContext, isDeadlineExceeded, whenAborted, type ChildContext } from './context';
 import { EventHandlerAdapter } from './event-handler';
 import { gvkId, toGVK, type KindDescriptor } from '../client/gvk';
 import type { SourceContext, SyncingSource } from './source';
@@ -40,6 +40,8 @@ export function kindSource(opts: KindOptions): Kind {
 export class Kind implements SyncingSource {
   private readonly clock: Clock;
   private started?: Promise<void>;
+  /** upstream startCancel: ends the GetInformer retries and the sync wait once WaitForSync gives up. */
+  private startCtx?: ChildContext;
   private lastError: unknown;
   private informer?: SharedIndexInformer<KubeObject>;
 
@@ -62,7 +64,8 @@ export class Kind implements SyncingSource {
     if (!this.opts.handler) throw new Error('must create Kind with non-nil handler');
     if (this.started) throw new Error(`${this.toString()} was started more than once`);
     // Delivery is arranged in the background: Start itself must not block.
-    this.started = this.run(ctx, gvk);
+    this.startCtx = childContext(ctx.signal, this.clock);
+    this.started = this.run({ ...ctx, signal: this.startCtx.signal }, gvk);
     this.started.catch(() => undefined);
   }
 
@@ -125,9 +128,10 @@ export class Kind implements SyncingSource {
     ]);
     if (outcome.ok === true) return;
     if (outcome.ok === false) throw outcome.err;
+    // Giving up also stops the source's own attempts (no GetInformer retries after the sync timeout).
+    this.startCtx?.cancel();
     if (isDeadlineExceeded(signal.reason)) {
-      const detail = this.informer ? '' : this.lastError ? `: ${errorMessage(this.lastError)}` : '';
-      throw new Error(`timed out waiting for cache to be synced for ${this.toString()}${detail}`);
+      throw new Error(`timed out waiting for cache to be synced for ${this.toString()}`);
     }
   }
 

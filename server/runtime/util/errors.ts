@@ -36,11 +36,18 @@ export const isResourceExpired = (err: unknown): boolean => {
 };
 export const isTooManyRequests = (err: unknown): boolean => reasonOf(err)?.code === 429;
 
-/** A reconciler error that must not be retried (controller-runtime's reconcile.TerminalError). */
+/**
+ * A reconciler error that must not be retried (controller-runtime's reconcile.TerminalError). Its message
+ * is upstream's: "terminal error: <wrapped>", or "nil terminal error" when nothing is wrapped.
+ */
 export class TerminalError extends Error {
   override readonly name = 'TerminalError';
   constructor(override readonly cause: unknown) {
-    super(cause instanceof Error ? cause.message : String(cause));
+    super(
+      cause === undefined || cause === null
+        ? 'nil terminal error'
+        : `terminal error: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
   }
 }
 
@@ -48,8 +55,12 @@ export function terminalError(err: unknown): TerminalError {
   return new TerminalError(err);
 }
 
-export function isTerminalError(err: unknown): err is TerminalError {
-  return err instanceof TerminalError;
+/** errors.Is(err, reconcile.TerminalError(nil)): err or anything in its cause chain is a TerminalError. */
+export function isTerminalError(err: unknown): boolean {
+  for (let e = err, depth = 0; e instanceof Error && depth < 100; e = e.cause, depth++) {
+    if (e instanceof TerminalError) return true;
+  }
+  return false;
 }
 
 export function errorMessage(err: unknown): string {
