@@ -12,7 +12,8 @@ export type ClusterChoice =
 
 export type ReplaySpeed = 1 | 10 | 'max';
 
-export interface DashboardOptions {
+/** The parsed dashboard command (not the dashboard server's DashboardOptions). */
+export interface DashboardCommand {
   command: 'dashboard';
   cluster: ClusterChoice;
   namespace?: string;
@@ -38,7 +39,7 @@ export interface SandboxOptions {
   bare: boolean;
 }
 
-export type CliOptions = DashboardOptions | SandboxOptions | { command: 'help'; text: string };
+export type CliOptions = DashboardCommand | SandboxOptions | { command: 'help'; text: string };
 
 export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';

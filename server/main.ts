@@ -1,6 +1,6 @@
 // The composition root: cluster → manager with the example controllers → recorder → dashboard. Nothing
 // here but wiring; every part it joins lives, and is tested, in its own folder.
-import type { DashboardOptions as CliDashboardOptions } from './cli-options';
+import type { DashboardCommand } from './cli-options';
 import { startCluster, type RunningCluster } from './cluster/connect';
 import { ClusterControlsImpl } from './cluster/controls';
 import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
@@ -21,7 +21,7 @@ export interface RunningApp {
 }
 
 export async function runApp(
-  opts: CliDashboardOptions,
+  opts: DashboardCommand,
   log: (line: string) => void = console.log,
 ): Promise<RunningApp> {
   const auth = { host: opts.host, port: opts.port, ...(opts.authToken ? { token: opts.authToken } : {}), log };

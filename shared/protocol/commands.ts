@@ -3,7 +3,7 @@
 // validator lives server-side (zod), these types are the contract both sides compile against.
 //
 // WARNING: wire-visible. `type` strings are stable: add new commands, never rename one.
-import type { ControllerName, ObjectKey } from './ids';
+import type { ControllerName, MetaNamespaceKey } from './ids';
 import type { ReconcileOutcome } from './events-controller';
 
 /**
@@ -35,7 +35,7 @@ export interface BreakpointCommand {
   type: 'step.breakpoint';
   controller: ControllerName;
   /** A queue key, or a pattern where "*" matches any run of characters. */
-  key?: ObjectKey;
+  key?: MetaNamespaceKey;
   /** Break after any reconcile that returns an error (outcome 'anyError'). */
   onError?: boolean;
   /** Break after a reconcile that ended this way. */
@@ -54,14 +54,14 @@ export interface BreakpointCommand {
 export interface RunToCommand {
   type: 'step.runTo';
   controller: ControllerName;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
 }
 
 /** Enqueue a key now, with cause "manual" (controller-runtime's queue.Add). */
 export interface RequeueCommand {
   type: 'requeue';
   controller: ControllerName;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
 }
 
 /** Which requests a fault applies to. Absent fields match everything. */
@@ -150,11 +150,11 @@ export interface CommandResultMap {
   'recording.pause': { recording: RecordingState };
   'recording.resume': { recording: RecordingState };
   'step.hold': StepState;
-  'step.next': StepState & { released?: ObjectKey };
+  'step.next': StepState & { released?: MetaNamespaceKey };
   'step.resume': StepState;
   'step.breakpoint': StepState;
   'step.runTo': StepState;
-  requeue: { controller: ControllerName; key: ObjectKey };
+  requeue: { controller: ControllerName; key: MetaNamespaceKey };
   'fault.inject': { id: string };
   'fault.clear': { cleared: number };
   'workload.set': { profile: string; ratePerSecond?: number };
@@ -189,7 +189,7 @@ export interface RecordingState {
 export interface StepBreakpoint {
   id: string;
   enabled: boolean;
-  key?: ObjectKey;
+  key?: MetaNamespaceKey;
   outcome?: BreakOutcome;
   minAttempt?: number;
   /** Removed when it fires (run to a key). */
@@ -208,16 +208,16 @@ export interface StepState {
    */
   held: number;
   /** Key breakpoints and whether an error breakpoint exists: the summary older clients read. */
-  breakpoints: { keys: ObjectKey[]; onError: boolean };
+  breakpoints: { keys: MetaNamespaceKey[]; onError: boolean };
   /** Every breakpoint, with its conditions, id and state. */
   list?: StepBreakpoint[];
   /** Keys a worker took and holds at a breakpoint, with that worker. */
-  holders?: { key: ObjectKey; worker: number }[];
+  holders?: { key: MetaNamespaceKey; worker: number }[];
   /** The key the last step (or release) let through to a worker. */
-  lastReleased?: { key: ObjectKey; worker: number };
+  lastReleased?: { key: MetaNamespaceKey; worker: number };
   /** Set when a breakpoint fired: what it stopped on. */
   pausedAt?: {
-    key: ObjectKey;
+    key: MetaNamespaceKey;
     reason: 'key' | 'error' | 'hold' | 'breakpoint';
     breakpoint?: string;
     outcome?: ReconcileOutcome;

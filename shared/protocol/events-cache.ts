@@ -1,6 +1,6 @@
 // Events from client-go's cache layer: reflector, DeltaFIFO/RealFIFO, indexer, shared informer.
 // Wire-stable: add new kinds and optional fields, never rename.
-import type { InformerId, ObjectKey, ObjectRef } from './ids';
+import type { InformerId, MetaNamespaceKey, ObjectRef } from './ids';
 import type { ReflectorState } from './reflector-machine';
 
 export type { ReflectorState } from './reflector-machine';
@@ -99,7 +99,7 @@ export interface FifoDeltaEvent {
   kind: 'fifo.delta';
   informer: InformerId;
   delta: DeltaType;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   ref: ObjectRef;
   /** Deltas now pending for this key, after de-duplication. */
   pendingForKey: number;
@@ -112,7 +112,7 @@ export interface FifoDeltaEvent {
 export interface FifoPopEvent {
   kind: 'fifo.pop';
   informer: InformerId;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   deltas: DeltaType[];
   queueLength: number;
   durationMs: number;
@@ -124,7 +124,7 @@ export interface IndexerUpdateEvent {
   kind: 'indexer.update';
   informer: InformerId;
   op: 'add' | 'update' | 'delete' | 'replace';
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   ref: ObjectRef;
   size: number;
 }

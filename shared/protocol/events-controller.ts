@@ -1,5 +1,5 @@
 // Events from controller-runtime: controllers, handlers/predicates, reconciles, the manager.
-import type { ControllerName, ObjectKey, ObjectRef } from './ids';
+import type { ControllerName, MetaNamespaceKey, ObjectRef } from './ids';
 import type { EnqueueCause } from './events-workqueue';
 import type { ReconcileOutcome } from './reconcile-outcomes';
 
@@ -24,7 +24,7 @@ export interface HandlerEventEvent {
   eventType: 'create' | 'update' | 'delete' | 'generic';
   ref: ObjectRef;
   /** Keys enqueued; empty when filtered or mapped to nothing. */
-  keys: ObjectKey[];
+  keys: MetaNamespaceKey[];
   /** Names the predicate that rejected the event. */
   filteredBy?: string;
   /**
@@ -37,7 +37,7 @@ export interface HandlerEventEvent {
 export interface ReconcileStartEvent {
   kind: 'reconcile.start';
   controller: ControllerName;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   worker: number;
   /** Every cause absorbed into this reconcile since the key was last taken. */
   causes: EnqueueCause[];
@@ -48,7 +48,7 @@ export interface ReconcileStartEvent {
 export interface ReconcileEndEvent {
   kind: 'reconcile.end';
   controller: ControllerName;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   worker: number;
   durationMs: number;
   outcome: ReconcileOutcome;

@@ -1,5 +1,5 @@
 // Events from workqueues (basic, delaying, rate-limiting, priority). Every enqueue carries its cause.
-import type { ObjectKey, ObjectRef } from './ids';
+import type { MetaNamespaceKey, ObjectRef } from './ids';
 
 export type CauseType =
   | 'event' // an informer event about the object itself (handler.EnqueueRequestForObject)
@@ -38,7 +38,7 @@ export interface QueueDepth {
 export interface QueueAddEvent {
   kind: 'queue.add';
   queue: string;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   cause: EnqueueCause;
   /** false when the key was already queued (de-duplicated) or is processing (marked dirty). */
   queued: boolean;
@@ -62,7 +62,7 @@ export interface QueueAddEvent {
 export interface QueueAddAfterEvent {
   kind: 'queue.addAfter';
   queue: string;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   cause: EnqueueCause;
   delayMs: number;
   /** Epoch ms at which the key becomes ready. */
@@ -75,7 +75,7 @@ export interface QueueAddAfterEvent {
 export interface QueueGetEvent {
   kind: 'queue.get';
   queue: string;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   /** How long the key waited ready in the queue. */
   waitMs: number;
   depth: QueueDepth;
@@ -84,7 +84,7 @@ export interface QueueGetEvent {
 export interface QueueDoneEvent {
   kind: 'queue.done';
   queue: string;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   processingMs: number;
   /** true when the key was re-added while processing and is queued again now. */
   requeued: boolean;
@@ -94,7 +94,7 @@ export interface QueueDoneEvent {
 export interface QueueForgetEvent {
   kind: 'queue.forget';
   queue: string;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
 }
 
 export interface QueueShutdownEvent {

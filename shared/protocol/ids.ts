@@ -10,8 +10,11 @@ export interface ObjectRef {
   resourceVersion?: string;
 }
 
-/** A queue key: "namespace/name", or "name" for cluster-scoped objects (client-go's MetaNamespaceKeyFunc). */
-export type ObjectKey = string;
+/**
+ * A store or queue key: "namespace/name", or "name" for cluster-scoped objects (client-go's
+ * MetaNamespaceKeyFunc). Not controller-runtime's client.ObjectKey, which is the {namespace, name} record.
+ */
+export type MetaNamespaceKey = string;
 
 /** Names the informer a cache event belongs to, e.g. "v1/Pod". */
 export type InformerId = string;

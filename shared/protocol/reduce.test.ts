@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { reduce } from './reduce';
 import { EventScript } from './testing/synthetic';
-import { createView, RECONCILE_TIME_BUCKETS } from './view';
+import { RECONCILE_TIME_BUCKETS } from '../models/reconcile-time-buckets';
+import { createView } from './view';
 import type { RuntimeView } from './view';
 import type { StampedEvent } from './events';
 

@@ -14,7 +14,7 @@
 // WARNING: wire-visible. Bump PROTOCOL_VERSION on any breaking change to this file, events or the view.
 import type { Ack, Command, CommandResult, ReplayState, RecordingState, StepState } from './commands';
 import type { StampedEvent } from './events';
-import type { ControllerName, InformerId, ObjectKey } from './ids';
+import type { ControllerName, InformerId, MetaNamespaceKey } from './ids';
 import type { KubeObject } from '../models/object';
 import type { Subscription } from './subscription';
 import type { InformerView, KeyView, RuntimeView } from './view';
@@ -132,7 +132,7 @@ export interface ObjectCoordinates {
 
 export type InspectRequest =
   | { target: 'object'; object: ObjectCoordinates }
-  | { target: 'key'; controller: ControllerName; key: ObjectKey; limit?: number }
+  | { target: 'key'; controller: ControllerName; key: MetaNamespaceKey; limit?: number }
   | { target: 'informer'; informer: InformerId; limit?: number }
   /** The keys an informer's indexer holds now (the cache browser); search is a substring match. */
   | { target: 'cache'; informer: InformerId; search?: string; limit?: number }
@@ -175,7 +175,7 @@ export type InspectResult =
       target: 'cache';
       informer: InformerId;
       /** Matching keys, sorted, at most limit. */
-      keys: ObjectKey[];
+      keys: MetaNamespaceKey[];
       /** Matching keys in the store, before the limit. */
       total: number;
       /** Secondary index name → number of index values, when the informer has indexers. */

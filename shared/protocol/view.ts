@@ -3,20 +3,15 @@
 // same events, so they cannot drift. Everything here is plain JSON: records, arrays, numbers, strings.
 //
 // WARNING: wire-visible. Add optional fields freely; renaming or retyping a field bumps PROTOCOL_VERSION.
-import type { ControllerName, InformerId, ObjectKey, ObjectRef } from './ids';
+import type { ControllerName, InformerId, MetaNamespaceKey, ObjectRef } from './ids';
 import type { DeltaType, ReflectorState } from './events-cache';
 import type { ReflectorTransitionId } from './reflector-machine';
 import type { CauseType, EnqueueCause, QueueDepth } from './events-workqueue';
 import type { ModuleError, ReconcileOutcome } from './events-controller';
 import type { StampedEvent } from './events';
 import { PROTOCOL_VERSION } from './version';
+import { RECONCILE_TIME_BUCKETS } from '../models/reconcile-time-buckets';
 import { dict } from './records';
-
-/** controller-runtime's controller_runtime_reconcile_time_seconds buckets, in seconds. */
-export const RECONCILE_TIME_BUCKETS: readonly number[] = [
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75,
-  2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
-];
 
 /** Bounds that keep a view small however long the process runs. Carried in the view so both sides agree. */
 export interface ViewLimits {
@@ -142,7 +137,7 @@ export interface InformerCounters {
 }
 
 export interface PendingDeltas {
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   ref: ObjectRef;
   /** Deltas pending for this key, as the FIFO reported after de-duplication. */
   count: number;
@@ -180,7 +175,7 @@ export interface InformerView {
   handlers: string[];
   counters: InformerCounters;
   /** Keys with deltas not yet popped, capped at limits.maxPendingKeysPerInformer. */
-  pending: Record<ObjectKey, PendingDeltas>;
+  pending: Record<MetaNamespaceKey, PendingDeltas>;
   /** Keys listed in pending. */
   pendingKeys: number;
   /** Pending keys not shown because of the cap. */
@@ -219,7 +214,7 @@ export interface ReconcileRecord {
 }
 
 export interface KeyView {
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   state: KeyQueueState;
   stateSince: number;
   /** Re-added while processing: will run again once done. */
@@ -254,7 +249,7 @@ export interface HotLoopEvidence {
 
 export interface HotLoop {
   controller: ControllerName;
-  key: ObjectKey;
+  key: MetaNamespaceKey;
   detectedAt: number;
   lastTs: number;
   reconcilesInWindow: number;
@@ -272,7 +267,7 @@ export interface WriteRecord {
   verb: string;
   ref: ObjectRef;
   /** The key whose reconcile was running on this controller when the write happened, when known. */
-  key?: ObjectKey;
+  key?: MetaNamespaceKey;
   code?: number;
   error?: string;
   /**
@@ -313,7 +308,7 @@ export interface ControllerSeriesPoint {
 
 export interface WorkerView {
   worker: number;
-  key?: ObjectKey;
+  key?: MetaNamespaceKey;
   since: number;
   reconcileSeq?: number;
 }
@@ -356,7 +351,7 @@ export interface ControllerView {
   causes: Record<CauseType, number>;
   handlers: Record<string, HandlerCounters>;
   client: ClientCounters;
-  keys: Record<ObjectKey, KeyView>;
+  keys: Record<MetaNamespaceKey, KeyView>;
   keyCount: number;
   evictedKeys: number;
   hotLoops: HotLoop[];
@@ -380,7 +375,7 @@ export interface NotableEntry {
   kind: string;
   informer?: InformerId;
   controller?: ControllerName;
-  key?: ObjectKey;
+  key?: MetaNamespaceKey;
   text: string;
 }
 
@@ -479,6 +474,6 @@ export function refId(ref: ObjectRef): string {
 }
 
 /** client-go's MetaNamespaceKeyFunc over a ref. */
-export function refKey(ref: ObjectRef): ObjectKey {
+export function refKey(ref: ObjectRef): MetaNamespaceKey {
   return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
 }

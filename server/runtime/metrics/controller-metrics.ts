@@ -1,13 +1,10 @@
 // Ports controller-runtime pkg/internal/controller/metrics/metrics.go: the per-controller reconcile metrics,
 // under upstream's names, labels and buckets.
 import type { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { RECONCILE_TIME_BUCKETS } from '../../../shared/models/reconcile-time-buckets';
 import { counterOn, gaugeOn, histogramOn, registry as defaultRegistry } from './registry';
 
-/** Upstream's reconcile_time_seconds buckets. */
-export const RECONCILE_TIME_BUCKETS = [
-  0.005, 0.01, 0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.25, 1.5, 1.75,
-  2.0, 2.5, 3.0, 3.5, 4.0, 4.5, 5, 6, 7, 8, 9, 10, 15, 20, 25, 30, 40, 50, 60,
-];
+export { RECONCILE_TIME_BUCKETS };
 
 export const RESULT_LABELS = ['success', 'error', 'requeue', 'requeue_after'] as const;
 export type ResultLabel = (typeof RESULT_LABELS)[number];
@@ -61,7 +58,7 @@ export function controllerMetrics(reg: Registry = defaultRegistry): ControllerMe
       'controller_runtime_reconcile_time_seconds',
       'Length of time per reconciliation per controller',
       c,
-      RECONCILE_TIME_BUCKETS,
+      [...RECONCILE_TIME_BUCKETS],
     ),
     workerCount: gaugeOn(
       reg,

@@ -1,5 +1,5 @@
 // Ports controller-runtime pkg/reconcile/reconcile.go: the request/result types a Reconciler speaks.
-import type { ObjectKey } from '../../../shared/protocol/ids';
+import type { MetaNamespaceKey } from '../../../shared/protocol/ids';
 import type { Logger } from './logger';
 
 /**
@@ -50,12 +50,12 @@ export function reconcileFunc(fn: ReconcileFn): Reconciler {
 }
 
 /** The queue key of a request: "namespace/name", or "name" for cluster-scoped objects. */
-export function requestKey(req: Request): ObjectKey {
+export function requestKey(req: Request): MetaNamespaceKey {
   return req.namespace ? `${req.namespace}/${req.name}` : req.name;
 }
 
 /** Inverse of requestKey (splits at the first "/", as cache.SplitMetaNamespaceKey would). */
-export function requestFromKey(key: ObjectKey): Request {
+export function requestFromKey(key: MetaNamespaceKey): Request {
   const i = key.indexOf('/');
   return i < 0 ? { namespace: '', name: key } : { namespace: key.slice(0, i), name: key.slice(i + 1) };
 }
