@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CliUsageError, DEMO_CONTROLLERS, parseCli } from './cli-options';
 
@@ -84,5 +87,31 @@ describe('parseCli', () => {
     expect(usageError(['--replay', 'x', '--replay-speed', '3'])).toMatch(/1, 10 or max/);
     expect(usageError(['--auth-token', 'short'])).toMatch(/at least 16/);
     expect(usageError(['serve'])).toMatch(/unexpected argument 'serve'/);
+  });
+
+  it('--in-cluster selects a kubeconfig cluster found as controller-runtime finds it, read-only', () => {
+    const o = dashboard(['--in-cluster']);
+    expect(o.cluster).toEqual({ mode: 'kubeconfig', kubeconfig: undefined, context: undefined });
+    expect(o.controllers).toEqual(['pod-counter']);
+    expect(o.allowWrites).toBe(false);
+    expect(usageError(['--in-cluster', '--kubeconfig', '/tmp/k'])).toMatch(/choose one cluster/);
+    expect(usageError(['--in-cluster', '--sandbox'])).toMatch(/choose one cluster/);
+  });
+
+  it('--auth-token-file reads the token from a file (a mounted Secret), trimming its newline', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'cli-token-'));
+    try {
+      const file = join(dir, 'token');
+      writeFileSync(file, 'abcdefghijklmnopqrstuvwx\n');
+      expect(dashboard(['--host', '10.0.0.5', '--auth-token-file', file]).authToken).toBe('abcdefghijklmnopqrstuvwx');
+      writeFileSync(file, 'short\n');
+      expect(usageError(['--auth-token-file', file])).toMatch(/the token in .*token must be at least 16/);
+      expect(usageError(['--auth-token-file', join(dir, 'missing')])).toMatch(/missing: cannot read it \(ENOENT\)/);
+      expect(usageError(['--auth-token', 'abcdefghijklmnopqrstuvwx', '--auth-token-file', file])).toMatch(
+        /--auth-token or --auth-token-file, not both/,
+      );
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

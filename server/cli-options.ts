@@ -1,4 +1,5 @@
 // Command-line flags: parsing, validation and --help. No logic beyond turning argv into options.
+import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 export const DEMO_CONTROLLERS = ['pod-counter', 'replicaset-owner', 'flaky', 'hot-loop'] as const;
@@ -65,6 +66,8 @@ Cluster (pick one; default: the embedded sandbox, even when you have a kubeconfi
       --kubeconfig FILE       connect to the cluster in FILE (read-only unless --allow-writes)
       --context NAME          the kubeconfig context to use (default: current-context); alone, it loads
                               the config as controller-runtime does: KUBECONFIG, in-cluster, ~/.kube/config
+      --in-cluster            connect with the pod's service account (KUBECONFIG wins when set, as in
+                              controller-runtime): for running the dashboard inside the cluster (deploy/)
       --replay FILE           serve a recording made with --record; no cluster needed
       --replay-speed S        1, 10 or max (default 1)
 
@@ -80,6 +83,7 @@ Dashboard:
       --port N                port to listen on (default 7070; 0 picks a free one)
       --host ADDR             address to bind (default 127.0.0.1; anything else requires a token)
       --auth-token T          token browsers must present (generated and printed when --host is not loopback)
+      --auth-token-file FILE  read that token from FILE (e.g. a mounted Secret), so it stays out of argv
       --allow-writes          allow commands that change a real cluster (faults, workload, requeue)
       --record FILE           write the event stream to FILE as JSON lines (attach it to a bug report)
       --open                  open the dashboard in a browser
@@ -124,6 +128,18 @@ function parseSpeed(value: string | undefined): ReplaySpeed {
   if (value === '10') return 10;
   if (value === 'max') return 'max';
   throw new CliUsageError(`--replay-speed expects 1, 10 or max, got '${value}'`);
+}
+
+/** The token in FILE, without the trailing newline a Secret or `echo` leaves. */
+function readTokenFile(file: string): string {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    throw new CliUsageError(`--auth-token-file ${file}: cannot read it (${code}); mount the token Secret there`);
+  }
+  return text.trim();
 }
 
 /** Turns node's parseArgs errors into messages that say what was expected. */
@@ -176,6 +192,7 @@ export function parseCli(argv: string[]): CliOptions {
         envtest: { type: 'boolean' },
         kubeconfig: { type: 'string' },
         context: { type: 'string' },
+        'in-cluster': { type: 'boolean' },
         replay: { type: 'string' },
         'replay-speed': { type: 'string' },
         namespace: { type: 'string', short: 'n' },
@@ -183,6 +200,7 @@ export function parseCli(argv: string[]): CliOptions {
         port: { type: 'string' },
         host: { type: 'string' },
         'auth-token': { type: 'string' },
+        'auth-token-file': { type: 'string' },
         'allow-writes': { type: 'boolean' },
         record: { type: 'string' },
         open: { type: 'boolean' },
@@ -210,6 +228,7 @@ export function parseCli(argv: string[]): CliOptions {
     values.envtest && '--envtest',
     values.replay && '--replay',
     values.kubeconfig && '--kubeconfig',
+    values['in-cluster'] && '--in-cluster',
   ].filter((x): x is string => typeof x === 'string');
   if (chosen.length > 1) throw new CliUsageError(`choose one cluster, got ${chosen.join(' and ')}`);
   if (values.context && (values.sandbox || values.envtest || values.replay)) {
@@ -222,14 +241,20 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.replay) cluster = { mode: 'replay', file: values.replay, speed: parseSpeed(values['replay-speed']) };
   else if (values.envtest) cluster = { mode: 'envtest' };
   else if (values.sandbox) cluster = { mode: 'sandbox' };
-  else if (values.kubeconfig || values.context)
+  else if (values.kubeconfig || values.context || values['in-cluster'])
     cluster = { mode: 'kubeconfig', kubeconfig: values.kubeconfig, context: values.context };
   else cluster = { mode: 'sandbox' };
 
   const host = values.host ?? '127.0.0.1';
-  const authToken = values['auth-token'];
+  if (values['auth-token'] !== undefined && values['auth-token-file'] !== undefined) {
+    throw new CliUsageError('give the token once: --auth-token or --auth-token-file, not both');
+  }
+  const tokenFile = values['auth-token-file'];
+  const authToken = tokenFile !== undefined ? readTokenFile(tokenFile) : values['auth-token'];
   if (authToken !== undefined && authToken.length < 16) {
-    throw new CliUsageError('--auth-token must be at least 16 characters (or leave it out to have one generated)');
+    throw new CliUsageError(
+      `${tokenFile !== undefined ? `the token in ${tokenFile}` : '--auth-token'} must be at least 16 characters (or leave it out to have one generated)`,
+    );
   }
   const realCluster = cluster.mode === 'kubeconfig';
   const defaultControllers: DemoControllerName[] = run ? [] : realCluster ? ['pod-counter'] : [...DEMO_CONTROLLERS];
