@@ -1,56 +1,36 @@
-// Runs an example controller file the way `controller-scope run FILE` does: a manager whose probe is the
-// dashboard's recorder, the file's setup function called with it, and the dashboard serving the view. Tests
-// read the dashboard's /api/view, the same view the browser renders.
-import { pathToFileURL } from 'node:url';
-import type { RunningCluster } from '../../../server/cluster/connect';
-import { Recorder, startDashboard, type DashboardServer } from '../../../server/dashboard';
-import { objectSourceOver } from '../../../server/dashboard-object-source';
-import { newManager, newRegistry, type Manager } from '../../../server/runtime';
-import type { RuntimeView } from '../../../shared/protocol/view';
+// `npx controller-scope run examples/<name>/controller.ts [cluster flags]` as a user types it: the real CLI in a
+// child process (test/run/support/cli-process.ts), its dashboard read over socket.io into the browser's own
+// store, so the assertions are about what a page would show.
+import { startCli, type CliProcess } from '../../run/support/cli-process';
+import { getConfig, type RestConfig } from '../../../server/runtime';
 
 export interface RunningExample {
-  manager: Manager;
-  dashboard: DashboardServer;
-  view(): Promise<RuntimeView>;
+  cli: CliProcess;
+  /** Admin access to the cluster the example runs against, for checking what it wrote. */
+  config: RestConfig;
   stop(): Promise<void>;
 }
 
-type Setup = (mgr: Manager) => Promise<void> | void;
-
-export async function runExample(file: string, cluster: RunningCluster): Promise<RunningExample> {
-  const mod = (await import(pathToFileURL(file).href)) as { default?: Setup; setup?: Setup };
-  const setup = mod.default ?? mod.setup;
-  if (typeof setup !== 'function') throw new Error(`${file} exports no setup function`);
-
-  const recorder = new Recorder({ objectSource: objectSourceOver(() => manager.getCache()) });
-  const registry = newRegistry(true);
-  const manager: Manager = newManager(cluster.config, { probe: recorder, registry });
-  await setup(manager);
-  const dashboard = await startDashboard({
-    recorder,
-    registry,
-    host: '127.0.0.1',
-    port: 0,
-    controllers: manager.getControllers().map((c) => c.name),
-    cluster: { kind: cluster.kind, name: cluster.name, server: cluster.server, writable: true },
-    log: () => {},
+/**
+ * clusterArgs: [] for the embedded sandbox, or ['--kubeconfig', FILE] (the example writes, so --allow-writes
+ * is added for a real cluster).
+ */
+export async function runExample(file: string, clusterArgs: string[]): Promise<RunningExample> {
+  const real = clusterArgs.includes('--kubeconfig');
+  const cli = await startCli(['run', file, ...clusterArgs, ...(real ? ['--allow-writes'] : []), '--port', '0'], {
+    env: { KUBECONFIG: '' },
   });
-  const ac = new AbortController();
-  const running = manager.start(ac.signal);
-  return {
-    manager,
-    dashboard,
-    async view() {
-      const res = await fetch(`${dashboard.url}api/view`);
-      if (!res.ok) throw new Error(`GET /api/view: ${res.status}`);
-      return (await res.json()) as RuntimeView;
-    },
-    async stop() {
-      await dashboard.close();
-      ac.abort();
-      await running;
-    },
-  };
+  try {
+    // The sandbox prints the kubeconfig it wrote; a real cluster's is the one we passed.
+    const kubeconfig = real
+      ? clusterArgs[clusterArgs.indexOf('--kubeconfig') + 1]
+      : /kubectl --kubeconfig (\S+) get pods/.exec(cli.output())?.[1];
+    if (!kubeconfig) throw new Error(`no kubeconfig in the output:\n${cli.output()}`);
+    return { cli, config: getConfig({ kubeconfig, env: {}, argv: [] }), stop: () => cli.stop() };
+  } catch (err) {
+    await cli.stop();
+    throw err;
+  }
 }
 
 export async function eventually<T>(
