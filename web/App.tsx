@@ -1,7 +1,7 @@
 // The shell: top bar (connection, server, stream rate), the navigation in pipeline order, banners for the
 // states a user must not miss (no connection, version mismatch, replay, lagging), and the focused panel.
 import { failedReconciles } from '../shared/protocol/reconcile-outcomes';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { RuntimeView } from '../shared/protocol/view';
 import { totalQueued } from '../shared/protocol/queue-counts';
@@ -17,6 +17,8 @@ import type { PanelId, Route } from './client/route';
 import type { StoreState } from './client/runtime-store';
 import { Banner, DroppedEventsBanner, statusPill } from './components/Banner';
 import { HeldBanner, HeldPill, heldControllers } from './components/HeldBanner';
+import { ModulesBanner } from './components/ModulesBanner';
+import { moduleReloadMarkers, TimelineMarkersContext } from './components/timeline-markers';
 import { ServerRecording, ViewerRecording } from './components/RecordingControls';
 import { ScopeFilter } from './components/ScopeFilter';
 import { Badge, Dot } from './components/Stat';
@@ -110,6 +112,8 @@ export function Shell({
   const view = state.view;
   const server = state.server;
   const held = heldControllers(state);
+  const modules = view.modules;
+  const markers = useMemo(() => moduleReloadMarkers(modules), [modules]);
   const main = useRef<HTMLElement>(null);
   // A new page starts at its top: the scroll box is shared, so without this a panel opens where the last
   // one was scrolled to.
@@ -224,7 +228,8 @@ export function Shell({
         <Banner state={state} now={now} />
         <HeldBanner held={held} view={view} />
         <DroppedEventsBanner view={state.view} />
-        {children}
+        <ModulesBanner view={view} now={now} />
+        <TimelineMarkersContext.Provider value={markers}>{children}</TimelineMarkersContext.Provider>
       </main>
     </div>
   );

@@ -446,16 +446,26 @@ function moduleLifecycle(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 
   const i = modules.findIndex((m) => m.file === ev.file);
   const prev = i >= 0 ? modules[i] : undefined;
   const reloading = ev.phase === 'loading' && ev.generation > 1 && prev?.generation !== ev.generation;
-  const next: ModuleView = {
-    file: ev.file,
-    phase: ev.phase,
-    generation: ev.generation,
-    since: ev.ts,
-    seq: ev.seq,
-    controllers: ev.controllers ?? (ev.phase === 'failed' ? [] : (prev?.controllers ?? [])),
-    reloads: reloading ? [...(prev?.reloads ?? []), ev.seq] : (prev?.reloads ?? []),
-    ...(ev.error ? { error: ev.error } : {}),
-  };
+  const reloads = prev?.reloads ?? [];
+  let running = prev?.running;
+  if (ev.phase === 'loaded') running = ev.generation;
+  else if (ev.phase === 'stopped' && running === ev.generation) running = undefined;
+  // A stop closes the generation that ran; the module's newest state (loading, failed) stays on show.
+  const shown = ev.phase === 'stopped' && prev && prev.generation > ev.generation ? prev : undefined;
+  const next: ModuleView = shown
+    ? { ...shown, ...(running !== undefined ? { running } : {}) }
+    : {
+        file: ev.file,
+        phase: ev.phase,
+        generation: ev.generation,
+        since: ev.ts,
+        seq: ev.seq,
+        controllers: ev.controllers ?? (ev.phase === 'failed' ? [] : (prev?.controllers ?? [])),
+        reloads: reloading ? [...reloads, { seq: ev.seq, ts: ev.ts, generation: ev.generation }] : reloads,
+        ...(running !== undefined ? { running } : {}),
+        ...(ev.error ? { error: ev.error } : {}),
+      };
+  if (shown && running === undefined) delete next.running;
   if (i >= 0) modules[i] = next;
   else modules.push(next);
   d.view.modules = modules;

@@ -415,8 +415,16 @@ export interface ModuleView {
   seq: number;
   controllers: string[];
   error?: ModuleError;
-  /** seqs at which a reload (generation > 1) began, oldest first. */
-  reloads: number[];
+  /** The generation running now, if any: after a failed reload the previous one keeps running. */
+  running?: number;
+  /** Where each reload (generation > 1) began, oldest first: the "before / after my fix" markers. */
+  reloads: ModuleReload[];
+}
+
+export interface ModuleReload {
+  seq: number;
+  ts: number;
+  generation: number;
 }
 
 export interface RuntimeView {

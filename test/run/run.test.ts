@@ -150,10 +150,11 @@ describe('controller-scope run --watch', () => {
     });
     const m = moduleOf(second, file) as ModuleView;
     expect(m.reloads).toHaveLength(1);
-    expect(m.reloads[0]).toBeGreaterThan(seqBefore);
+    expect(m.reloads[0]?.seq).toBeGreaterThan(seqBefore);
+    expect(m.running).toBe(2);
     expect(second.lastSeq).toBeGreaterThan(seqBefore);
     // The restart is marked: a notable line at the seq the reload began.
-    expect(second.notable.some((n) => n.seq === m.reloads[0] && /reloading after a change/.test(n.text))).toBe(true);
+    expect(second.notable.some((n) => n.seq === m.reloads[0]?.seq && /reloading after a change/.test(n.text))).toBe(true);
 
     writeFileSync(join(dir, 'settings.ts'), 'export const VERSION = ;\n');
     const broken = await cli.waitForView('generation 3 failed', (v) => moduleOf(v, file)?.generation === 3);
@@ -161,6 +162,7 @@ describe('controller-scope run --watch', () => {
       phase: 'failed',
       error: { at: { file: join(dir, 'settings.ts'), line: 1 } },
     });
+    expect(moduleOf(broken, file)?.running).toBe(2);
     await cli.waitForOutput(/generation 2 keeps running/);
 
     writeFileSync(join(dir, 'settings.ts'), "export const VERSION = 'fixed again';\n");

@@ -3,6 +3,7 @@
 import { useLayoutEffect, useRef, useState } from 'react';
 import { Area, Bar, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { fmtClock } from './format';
+import { useTimelineMarkers } from './timeline-markers';
 
 export interface SeriesSpec {
   key: string;
@@ -60,6 +61,8 @@ export function TimeSeriesChart({
   legendValues = true,
 }: TimeSeriesChartProps) {
   const [ref, width] = useWidth();
+  const markers = useTimelineMarkers();
+  const first = data.length > 0 ? data[0] : undefined;
   const last = data.length > 0 ? data[data.length - 1] : undefined;
   const renderTip = ({ active, label, payload }: TipProps) => {
     if (!active || !payload || payload.length === 0) return null;
@@ -113,6 +116,19 @@ export function TimeSeriesChart({
             <YAxis tick={AXIS} stroke="#2a313a" width={44} tickFormatter={format} allowDecimals={false} />
             <Tooltip content={renderTip} isAnimationActive={false} cursor={{ stroke: '#4fa3ff', strokeOpacity: 0.4 }} />
             {reference && <ReferenceLine y={reference.y} stroke="#7c8794" strokeDasharray="4 3" />}
+            {first &&
+              last &&
+              markers
+                .filter((m) => m.t >= first.t && m.t <= last.t)
+                .map((m) => (
+                  <ReferenceLine
+                    key={`${m.t}-${m.label}`}
+                    x={m.t}
+                    stroke="#d9a441"
+                    strokeDasharray="3 3"
+                    label={{ value: m.label, position: 'insideTopLeft', fill: '#d9a441', fontSize: 10 }}
+                  />
+                ))}
             {series.map((s) => {
               const kind = s.kind ?? 'line';
               if (kind === 'area')
