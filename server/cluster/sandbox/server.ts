@@ -9,6 +9,7 @@ import { createBootstrapObjects, createKubernetesService, createSystemNamespaces
 import { builtinTypes } from './builtins';
 import { BuiltinControllers } from './controllers';
 import { defaultUid, type SandboxContext } from './context';
+import { admit, sandboxAccess, type SandboxAccess } from './access';
 import { FaultInjector } from './faults';
 import { ResourceRegistry } from './resources';
 import { DEFAULT_KUBERNETES_VERSION, route } from './router';
@@ -19,8 +20,12 @@ import { WatchHub } from './watch-hub';
 export interface SandboxServerOptions {
   /** TCP port; 0 (default) picks a free one. */
   port?: number;
-  /** Listen address; default 127.0.0.1. */
+  /** Listen address; default 127.0.0.1. Off loopback a bearer token is required (see access.ts). */
   host?: string;
+  /** Bearer token every request must carry. Default: none on loopback, generated on any other address. */
+  token?: string;
+  /** Extra names accepted in the Host header besides loopback names and `host`. Default none. */
+  allowedHosts?: string[];
   /** How long (ms) change history is kept before compaction; default 5 minutes (etcd's default interval). */
   compactionWindow?: number;
   /** Default realClock. */
@@ -47,6 +52,8 @@ export class SandboxServer {
   private readonly controllers: BuiltinControllers;
   private readonly host: string;
   private readonly port: number;
+  /** Host allow-list and token; see access.ts. */
+  readonly access: SandboxAccess;
   private readonly version: string;
   private http?: Server;
   private ready = false;
@@ -57,6 +64,10 @@ export class SandboxServer {
     const random = opts.random ?? Math.random;
     this.host = opts.host ?? '127.0.0.1';
     this.port = opts.port ?? 0;
+    this.access = sandboxAccess(this.host, {
+      ...(opts.token !== undefined ? { token: opts.token } : {}),
+      ...(opts.allowedHosts ? { allowedHosts: opts.allowedHosts } : {}),
+    });
     this.version = opts.kubernetesVersion ?? DEFAULT_KUBERNETES_VERSION;
     const storage = new ObjectStorage({
       clock,
@@ -94,6 +105,7 @@ export class SandboxServer {
   async start(): Promise<{ url: string }> {
     if (this.http) return { url: this.url };
     const server = createServer((req, res) => {
+      if (!admit(this.access, req, res)) return;
       void route(
         {
           ctx: this.ctx,
@@ -122,6 +134,7 @@ export class SandboxServer {
       });
     });
     const addr = server.address() as AddressInfo;
+    this.access.hosts.port = addr.port;
     this.address = `${addr.family === 'IPv6' ? `[${addr.address}]` : addr.address}:${addr.port}`;
     createKubernetesService(this.ctx, addr.port);
     this.ready = true;
@@ -141,7 +154,7 @@ export class SandboxServer {
     });
   }
 
-  /** A kubeconfig whose current context points at this server (plain http, no credentials). */
+  /** A kubeconfig whose current context points at this server (plain http; the bearer token when required). */
   kubeconfig(opts: { name?: string; namespace?: string } = {}): string {
     if (!this.url) throw new Error('SandboxServer: start() before asking for a kubeconfig');
     const name = opts.name ?? 'controller-scope-sandbox';
@@ -164,7 +177,7 @@ export class SandboxServer {
       'preferences: {}',
       'users:',
       `- name: ${name}`,
-      '  user: {}',
+      ...(this.access.token ? ['  user:', `    token: ${this.access.token}`] : ['  user: {}']),
       '',
     ].join('\n');
   }

@@ -34,6 +34,12 @@ export async function runStandaloneSandbox(opts: StandaloneSandboxOptions = {}):
   const server = new SandboxServer(opts);
   const { url } = await server.start();
   log(`sandbox API server listening on ${url}`);
+  const { token } = server.access;
+  if (token !== undefined) {
+    // Off loopback the cluster (Secrets included) is only served to holders of the token.
+    const where = opts.kubeconfigOut ? `it is in ${opts.kubeconfigOut}` : `token: ${token}`;
+    log(`every request needs "Authorization: Bearer <token>" (not listening on loopback only); ${where}`);
+  }
   let cluster: ClusterControllers | undefined;
   // The controllers are clients like any other: they read the same kubeconfig a user would.
   const dir = await mkdtemp(join(tmpdir(), 'controller-scope-sandbox-'));

@@ -1,8 +1,9 @@
 // Safe by default: the dashboard binds to loopback; any other address requires a token (generated and printed
 // when none is given). Browsers are also held to their own origin, so a page elsewhere cannot drive the
-// socket with the user's network position.
+// socket with the user's network position, and every request must name one of the server's own addresses
+// in its Host header, so a page that rebinds its name to this machine is refused too.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { isIP } from 'node:net';
+import { hostAllowList, isLoopbackHost, type HostAllowList } from '../../net/host-check';
 
 export interface AuthOptions {
   /** Address to bind. Default 127.0.0.1. */
@@ -11,6 +12,11 @@ export interface AuthOptions {
   token?: string;
   /** Extra origins allowed besides the server's own host (e.g. a dev server). Default none. */
   allowedOrigins?: string[];
+  /**
+   * Extra names accepted in the Host header besides loopback names and `host` (e.g. a name a reverse proxy
+   * forwards). Default none. A server bound to every interface accepts any name (and requires a token).
+   */
+  allowedHosts?: string[];
 }
 
 export interface AuthPolicy {
@@ -20,20 +26,20 @@ export interface AuthPolicy {
   /** true when the token was generated here (the caller prints it). */
   generated: boolean;
   allowedOrigins: string[];
+  /** Names and port accepted in the Host header; the port is filled in once the server listens. */
+  hosts: HostAllowList;
 }
 
-export function isLoopback(host: string): boolean {
-  if (host === 'localhost' || host === '::1' || host === '[::1]') return true;
-  return isIP(host) === 4 && host.startsWith('127.');
-}
+export const isLoopback = isLoopbackHost;
 
 export function resolveAuth(opts: AuthOptions = {}): AuthPolicy {
   const host = opts.host ?? '127.0.0.1';
   const allowedOrigins = opts.allowedOrigins ?? [];
+  const hosts = hostAllowList(host, opts.allowedHosts);
   if (opts.token !== undefined && opts.token.length === 0) throw new Error('dashboard token must not be empty');
-  if (opts.token) return { host, token: opts.token, generated: false, allowedOrigins };
-  if (isLoopback(host)) return { host, token: undefined, generated: false, allowedOrigins };
-  return { host, token: randomBytes(24).toString('base64url'), generated: true, allowedOrigins };
+  if (opts.token) return { host, token: opts.token, generated: false, allowedOrigins, hosts };
+  if (isLoopback(host)) return { host, token: undefined, generated: false, allowedOrigins, hosts };
+  return { host, token: randomBytes(24).toString('base64url'), generated: true, allowedOrigins, hosts };
 }
 
 export function tokenMatches(policy: AuthPolicy, presented: unknown): boolean {

@@ -92,6 +92,7 @@ export async function startDashboard(opts: DashboardOptions): Promise<DashboardS
     throw err;
   }
   const port = (http.address() as AddressInfo).port;
+  auth.hosts.port = port;
   const hostForUrl = auth.host.includes(':') && !auth.host.startsWith('[') ? `[${auth.host}]` : auth.host;
   const url = `http://${hostForUrl}:${port}/`;
   if (auth.generated) {

@@ -10,6 +10,7 @@ import type { Recorder } from '../recorder/recorder';
 import { exportRecording, type RecordingSource } from '../replay/recording-export';
 import { realClock, type Clock } from '../../runtime/util/clock';
 import type { AuthPolicy } from './auth';
+import { hostAllowed, hostRefusal } from '../../net/host-check';
 import { originAllowed, tokenFromRequest, tokenMatches } from './auth';
 
 export interface HttpAppOptions {
@@ -34,6 +35,14 @@ const BUILT_WEB_APP = fileURLToPath(new URL('../../../dist/web', import.meta.url
 export function createHttpApp(opts: HttpAppOptions): express.Express {
   const app = express();
   app.disable('x-powered-by');
+  // Before every route, health checks and the web app included: a rebound page must not even read those.
+  app.use((req, res, next) => {
+    if (hostAllowed(opts.auth.hosts, req.headers.host)) return next();
+    res
+      .status(403)
+      .type('text/plain')
+      .send(hostRefusal(opts.auth.hosts, req.headers.host, 'the dashboard'));
+  });
 
   app.get('/healthz', (_req, res) => {
     res.type('text/plain').send('ok');

@@ -27,6 +27,7 @@ import type { Recorder } from '../recorder/recorder';
 import type { Clock, TimerHandle } from '../../runtime/util/clock';
 import { realClock } from '../../runtime/util/clock';
 import type { AuthPolicy } from './auth';
+import { hostAllowed, hostRefusal } from '../../net/host-check';
 import { originAllowed, tokenMatches } from './auth';
 import { CommandHandler } from './command-handler';
 import { inspect } from './inspect';
@@ -111,6 +112,10 @@ export class DashboardSocketServer {
       serveClient: false,
       maxHttpBufferSize: 1_000_000,
       allowRequest: (req, cb) => {
+        if (!hostAllowed(auth.hosts, req.headers.host)) {
+          cb(hostRefusal(auth.hosts, req.headers.host, 'the dashboard'), false);
+          return;
+        }
         const ok = originAllowed(auth, req.headers.origin, req.headers.host);
         cb(ok ? null : 'cross-origin connection refused', ok);
       },
