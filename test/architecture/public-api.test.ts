@@ -35,7 +35,7 @@ const TOP_VALUES = words(`
   DEFAULT_RENEW_DEADLINE_MS DEFAULT_RETRY_PERIOD_MS DeadlineExceededError DeletedFinalStateUnknown
   DynamicRESTMapper EventChannel HealthProbeServer HealthzHandler HttpClient InformerCache JITTER_FACTOR Kind
   LOW_PRIORITY LeaderElector LeaseLock ListWatch Manager MultiProbe NOOP_PROBE NULL_LOGGER RECONCILE_TIME_BUCKETS
-  RestClient RestConfig Scheme Stepper TerminalError UPSTREAM_DEFAULTS UPSTREAM_VERSION addFinalizer and annotationChangedPredicate apiVersionOf applyPatch
+  REST_CLIENT_LATENCY_BUCKETS RestClient RestConfig Scheme Stepper TerminalError UPSTREAM_DEFAULTS UPSTREAM_VERSION addFinalizer and annotationChangedPredicate apiVersionOf applyPatch
   asReconciler cache channelSource childContext containsFinalizer controllerMetrics createOrUpdate
   currentReconcileScope dropManagedFields enqueue enqueueRequestForObject enqueueRequestForOwner
   enqueueRequestsFromMapFunc errorMessage everything findStatusCondition funcSource funcs generationChangedPredicate getConfig
@@ -47,9 +47,9 @@ const TOP_VALUES = words(`
   metaNamespaceKeyFunc metav1Now namespacedName newAPIReader newCachedClient newControllerManagedBy newInformerCache
   newListWatchForGVK newListWatchFromClient newManager newPredicateFuncs newRegistry newResourceLock newRestClient
   newScheme newSharedIndexInformer newUnmanaged not or parseBindAddress parseGroupVersion parseSelector ping predicate
-  predicateFuncs rawPatch realClock reconcileFunc registry removeControllerReference removeFinalizer
+  predicateFuncs rawPatch realClock reconcileFunc registerRESTClientMetrics registry removeControllerReference removeFinalizer
   removeOwnerReference removeStatusCondition requestFromKey requestKey requestOf resourcePath resourceVersionChangedPredicate
-  runInReconcileScope runnableFunc runtimeDefaults sameGVK selectorFromSet setControllerReference setOwnerReference
+  restClientMetrics runInReconcileScope runnableFunc runtimeDefaults sameGVK selectorFromSet setControllerReference setOwnerReference
   setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler splitMetaNamespaceKey stepPort terminalError toGVK transformStripManagedFields validateLeaderElectionConfig
   waitForCacheSync wellKnownScope withControllerConfig withLowPriorityWhenUnchanged withPredicates workqueue
 `);
@@ -63,9 +63,9 @@ const TOP_TYPES = words(`
   KindOptions KubeList KubeObject LabelSelector LeaderCallbacks LeaderElectionConfig LeaderElectionMetrics LeaderElectionOptions
   LeaderElectionRecord LeaderElectionRunnable Lease LeaseLockOptions LeaseSpec ListOptions ListerWatcher LogValues
   Logger ManagerOptions MapFunc NewInformerCacheOptions NewQueue NewQueueContext ObjectKey ObjectMeta ObjectReconciler
-  ObjectType OperationResult OwnerRefOptions OwnerReference OwnsOptions Patch Predicate PredicateFuncs Probe Reader
+  ObjectType OperationResult OwnerRefOptions OwnerReference OwnsOptions Patch Predicate PredicateFuncs Probe RESTClientMetric Reader
   ReconcileContext ReconcileFn ReconcileScope Reconciler Request RequestQueue Requirement ResourceEventHandler
-  ResourceEventHandlerRegistration ResourceLock Result Runnable RuntimeDefaults ScopeResolver Selector SelectorOperator
+  ResourceEventHandlerRegistration ResourceLock RestClientMetrics Result Runnable RuntimeDefaults ScopeResolver Selector SelectorOperator
   ServerRunnable SharedIndexInformer Source SourceContext StatusWriter StepPort StepperState Store SyncingSource
   TimerHandle TransformFunc TypedDelayingInterface TypedInterface TypedRateLimiter TypedRateLimitingInterface
   UpdateEvent UpstreamDefaultsRelease WarmupRunnable WatchStream WatchesOptions WebhookRunnable Writer

@@ -12,6 +12,7 @@ import { ApiError } from '../util/errors';
 import { genericMessage, parseStatus, reasonForCode, snippet, transportError, TransportReason } from './http-errors';
 import type { RestConfig } from './config';
 import { TokenBucketRateLimiter } from './flowcontrol';
+import type { RestClientMetrics } from '../metrics/client-go-adapter';
 
 export { reasonForCode, transportError, TransportReason } from './http-errors';
 
@@ -44,6 +45,8 @@ export interface HttpClientOptions {
    * (client-go's rest.Request default of 10). 0 turns retries off.
    */
   maxRetries?: number;
+  /** client-go's tools/metrics hooks (rest_client_* families); default none. */
+  metrics?: RestClientMetrics;
 }
 
 /** Longest Retry-After wait honoured, so a confused server cannot park a request for hours. */
@@ -54,6 +57,7 @@ export class HttpClient {
   private readonly limiter?: TokenBucketRateLimiter;
   private readonly clock: Clock;
   private readonly maxRetries: number;
+  private readonly metrics?: RestClientMetrics;
   private agent?: http.Agent;
   private agentKey = '';
 
@@ -61,6 +65,7 @@ export class HttpClient {
     this.config = opts.config;
     this.clock = opts.clock ?? realClock;
     this.maxRetries = opts.maxRetries ?? 10;
+    this.metrics = opts.metrics;
     if (this.config.qps > 0) {
       this.limiter = new TokenBucketRateLimiter({ qps: this.config.qps, burst: this.config.burst, clock: opts.clock });
     }
@@ -124,6 +129,7 @@ export class HttpClient {
     accept: string,
   ): Promise<{ res: http.IncomingMessage; clientReq: http.ClientRequest }> {
     req.signal?.throwIfAborted();
+    const started = this.clock.now();
     await this.limiter?.wait(req.signal);
     const host = this.config.host;
     const opts: https.RequestOptions = {};
@@ -170,12 +176,17 @@ export class HttpClient {
         reject(req.signal?.reason);
       };
       req.signal?.addEventListener('abort', onAbort, { once: true });
+      const method = requestOptions.method ?? 'GET';
       clientReq.on('response', (res) => {
         req.signal?.removeEventListener('abort', onAbort);
+        // As client-go's updateRequestResultMetric (per attempt) and RequestLatency (host with port).
+        this.metrics?.requestResult(String(res.statusCode ?? 0), method, url.host);
+        this.metrics?.requestLatency(method, url.host, (this.clock.now() - started) / 1000);
         resolve({ res, clientReq });
       });
       clientReq.on('error', (err) => {
         req.signal?.removeEventListener('abort', onAbort);
+        if (!req.signal?.aborted) this.metrics?.requestResult('<error>', method, url.host);
         reject(req.signal?.aborted ? req.signal.reason : transportError(err, host));
       });
       clientReq.end(payload);

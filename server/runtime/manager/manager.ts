@@ -25,6 +25,7 @@ import {
 import { LeaderElector } from '../leaderelection/leader-elector';
 import type { ResourceLock } from '../leaderelection/resource-lock';
 import { leaderElectionMetrics } from '../metrics/leaderelection-metrics';
+import { restClientMetrics } from '../metrics/client-go-adapter';
 import { registry as defaultRegistry } from '../metrics/registry';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
 import { allowManyListeners, childContext, whenAborted } from '../source/context';
@@ -83,7 +84,7 @@ export class Manager {
 
     let rest: RestClient | undefined;
     if (config) {
-      const http = new HttpClient({ config, clock: this.clock });
+      const http = new HttpClient({ config, clock: this.clock, metrics: restClientMetrics(this.registry) });
       this.mapper = o.mapper ?? new DynamicRESTMapper({ http });
       rest = new RestClient({ http, mapper: this.mapper, probe: this.probe, clock: this.clock });
       this.apiReader = o.apiReader ?? newAPIReader({ http, mapper: this.mapper, probe: this.probe, clock: this.clock });

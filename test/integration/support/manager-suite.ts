@@ -226,6 +226,15 @@ export function defineManagerSuite(target: () => ManagerSuiteTarget): void {
       successes,
     );
     expect(await metricValue(registry, 'workqueue_adds_total', { name: 'replicaset' })).toBeGreaterThan(0);
+    // client-go's REST client metrics for the manager's HTTP client (creates answered 201, lists and the
+    // watch stream 200), under the server's host:port.
+    const host = new URL(mgr.getConfig()?.host ?? '').host;
+    expect(
+      await metricValue(registry, 'rest_client_requests_total', { code: '201', method: 'POST', host }),
+    ).toBeGreaterThan(0);
+    expect(
+      await metricValue(registry, 'rest_client_requests_total', { code: '200', method: 'GET', host }),
+    ).toBeGreaterThan(0);
     expect(await metricValue(registry, 'workqueue_work_duration_seconds', { name: 'pod-counter' })).toBeGreaterThan(0);
     expect(await metricValue(registry, 'workqueue_queue_duration_seconds', { name: 'pod-counter' })).toBeGreaterThan(0);
     expect(await metricValue(registry, 'workqueue_retries_total', { name: 'pod-counter' })).toBe(0);
