@@ -43,6 +43,8 @@ export interface ReconcileStartEvent {
   causes: EnqueueCause[];
   /** Attempt number: the queue's numRequeues for this key plus one. */
   attempt: number;
+  /** controller-runtime's reconcileID (the Go bridge reports it; writes made in this reconcile carry it too). */
+  reconcileId?: string;
 }
 
 export interface ReconcileEndEvent {
@@ -54,6 +56,7 @@ export interface ReconcileEndEvent {
   outcome: ReconcileOutcome;
   error?: string;
   requeueAfterMs?: number;
+  reconcileId?: string;
 }
 
 export interface ClientRequestEvent {
@@ -67,6 +70,8 @@ export interface ClientRequestEvent {
   durationMs: number;
   code?: number;
   error?: string;
+  /** The reconcile that made the call, when known (the Go bridge reads it from the request's context). */
+  reconcileId?: string;
 }
 
 export interface ManagerLifecycleEvent {

@@ -2,12 +2,14 @@
 import type { CacheEvent } from './events-cache';
 import type { WorkqueueEvent } from './events-workqueue';
 import type { ControllerEvent } from './events-controller';
+import type { BridgeEvent } from './events-bridge';
 
 export type * from './events-cache';
 export type * from './events-workqueue';
 export type * from './events-controller';
+export type * from './events-bridge';
 
-export type RuntimeEvent = CacheEvent | WorkqueueEvent | ControllerEvent;
+export type RuntimeEvent = CacheEvent | WorkqueueEvent | ControllerEvent | BridgeEvent;
 export type RuntimeEventKind = RuntimeEvent['kind'];
 
 /** An event as the recorder stamps it: a sequence number and a wall-clock time. */
