@@ -74,6 +74,10 @@ func (t *informerTap) beginList(rv, how string) {
 	if t.started.IsZero() {
 		t.started = t.s.cfg.Now()
 	}
+	if t.state == protocol.ReflectorStateWatching {
+		// The reflector relists only after its ListAndWatch returned: the watch ended.
+		t.transition(protocol.ReflectorStateBackoff, "watch ended")
+	}
 	t.transition(to, cause)
 	t.listStart, t.pages, t.streamed = t.s.cfg.Now(), 0, 0
 	t.s.emit(protocol.ReflectorListBeginEvent{Informer: t.id, ResourceVersion: rv, Relist: relist, Cause: cause})

@@ -20,13 +20,14 @@ type stepper struct {
 	holding  bool
 	releases int
 	keys     map[string]bool
+	once     map[string]bool // run-to targets: key breakpoints removed when they fire
 	onError  bool
 	pausedAt *protocol.StepStatePausedAt
 	closed   bool
 }
 
 func newStepper(name string, readyHeld func() int) *stepper {
-	st := &stepper{name: name, readyHeld: readyHeld, keys: map[string]bool{}}
+	st := &stepper{name: name, readyHeld: readyHeld, keys: map[string]bool{}, once: map[string]bool{}}
 	st.cond = sync.NewCond(&st.mu)
 	return st
 }
@@ -49,9 +50,10 @@ func (st *stepper) beforeGet() bool {
 func (st *stepper) afterGet(key string, admitted bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if admitted || !st.keys[key] || st.closed {
+	if admitted || !(st.keys[key] || st.once[key]) || st.closed {
 		return
 	}
+	delete(st.once, key)
 	st.holding = true
 	st.pausedAt = &protocol.StepStatePausedAt{Key: key, Reason: "key"}
 	for st.holding && st.releases == 0 && !st.closed {
@@ -120,6 +122,12 @@ func (st *stepper) apply(c command) (protocol.StepState, error) {
 		st.holding = false
 		st.releases = 0
 		st.pausedAt = nil
+	case "step.runTo":
+		if c.Key == "" {
+			return protocol.StepState{}, fmt.Errorf("step.runTo needs a key")
+		}
+		st.holding, st.releases, st.pausedAt = false, 0, nil
+		st.once[c.Key] = true
 	case "step.breakpoint":
 		switch {
 		case c.Key != "" && c.Remove:

@@ -37,9 +37,8 @@ type InformerID = string
 // Names a controller (and its workqueue, which shares the name as upstream does).
 type ControllerName = string
 
-// From shared/protocol/events-cache.ts.
+// From shared/protocol/reflector-machine.ts.
 
-// The reflector's states, as the UI names them.
 type ReflectorState string
 
 const (
@@ -50,6 +49,22 @@ const (
 	ReflectorStateRelisting ReflectorState = "relisting"
 	ReflectorStateStopped   ReflectorState = "stopped"
 )
+
+// From shared/protocol/reconcile-outcomes.ts.
+
+// requeue: Result.Requeue (rate limited); panic: the reconciler threw and was recovered.
+type ReconcileOutcome string
+
+const (
+	ReconcileOutcomeSuccess       ReconcileOutcome = "success"
+	ReconcileOutcomeRequeue       ReconcileOutcome = "requeue"
+	ReconcileOutcomeRequeueAfter  ReconcileOutcome = "requeueAfter"
+	ReconcileOutcomeError         ReconcileOutcome = "error"
+	ReconcileOutcomeTerminalError ReconcileOutcome = "terminalError"
+	ReconcileOutcomePanic         ReconcileOutcome = "panic"
+)
+
+// From shared/protocol/events-cache.ts.
 
 type DeltaType string
 
@@ -62,9 +77,10 @@ const (
 )
 
 type ReflectorStateEvent struct {
-	Informer InformerID     `json:"informer"`
-	From     ReflectorState `json:"from"`
-	To       ReflectorState `json:"to"`
+	Informer InformerID `json:"informer"`
+	// from → to is always an edge of REFLECTOR_TRANSITIONS (reflector-machine.ts).
+	From ReflectorState `json:"from"`
+	To   ReflectorState `json:"to"`
 	// Why the transition happened, e.g. "410 Expired", "watch closed", "initial".
 	Reason string `json:"reason"`
 }
@@ -659,17 +675,6 @@ type WorkqueueEvent = RuntimeEvent
 
 // From shared/protocol/events-controller.ts.
 
-type ReconcileOutcome string
-
-const (
-	ReconcileOutcomeSuccess       ReconcileOutcome = "success"
-	ReconcileOutcomeRequeue       ReconcileOutcome = "requeue"
-	ReconcileOutcomeRequeueAfter  ReconcileOutcome = "requeueAfter"
-	ReconcileOutcomeError         ReconcileOutcome = "error"
-	ReconcileOutcomeTerminalError ReconcileOutcome = "terminalError"
-	ReconcileOutcomePanic         ReconcileOutcome = "panic"
-)
-
 type ControllerLifecycleEvent struct {
 	Controller ControllerName `json:"controller"`
 	// One of: starting, waitingForCacheSync, started, stopping, stopped, cacheSyncTimeout.
@@ -830,6 +835,50 @@ func (e ManagerLifecycleEvent) MarshalJSON() ([]byte, error) {
 	}{KindManagerLifecycle, fields(e)})
 }
 
+// A user's controller module under `controller-scope run`: loaded (its setup ran), failed (with where and
+// what was expected), reloaded after an edit (`--watch`), or stopped. Emitted by the run host, not the runtime.
+type ModuleLifecycleEvent struct {
+	// The file as the user named it.
+	File string `json:"file"`
+	// One of: loading, loaded, failed, stopped.
+	Phase string `json:"phase"`
+	// 1 for the first load; each reload adds one.
+	Generation int `json:"generation"`
+	// Controllers its setup registered (phase loaded).
+	Controllers []string `json:"controllers,omitempty"`
+	// Phase failed: what went wrong, where, and what the module must export.
+	Error *ModuleError `json:"error,omitempty"`
+}
+
+// KindModuleLifecycle is the wire kind of ModuleLifecycleEvent.
+const KindModuleLifecycle = "module.lifecycle"
+
+// EventKind names the event on the wire.
+func (ModuleLifecycleEvent) EventKind() string { return KindModuleLifecycle }
+
+// MarshalJSON writes the kind first, then the fields.
+func (e ModuleLifecycleEvent) MarshalJSON() ([]byte, error) {
+	type fields ModuleLifecycleEvent
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		fields
+	}{KindModuleLifecycle, fields(e)})
+}
+
+type ModuleError struct {
+	Message string `json:"message"`
+	// The file and position the error points at (the user's file, or one it imports), when known.
+	At *ModuleErrorAt `json:"at,omitempty"`
+	// What a module must export, for errors about its shape.
+	Expected string `json:"expected,omitempty"`
+}
+
+type ModuleErrorAt struct {
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column,omitempty"`
+}
+
 type LeaderElectionEvent struct {
 	Lease    string `json:"lease"`
 	Identity string `json:"identity"`
@@ -853,7 +902,7 @@ func (e LeaderElectionEvent) MarshalJSON() ([]byte, error) {
 	}{KindLeaderelectionState, fields(e)})
 }
 
-// ControllerEvent is one of: ControllerLifecycleEvent, HandlerEventEvent, ReconcileStartEvent, ReconcileEndEvent, ClientRequestEvent, ManagerLifecycleEvent, LeaderElectionEvent.
+// ControllerEvent is one of: ControllerLifecycleEvent, HandlerEventEvent, ReconcileStartEvent, ReconcileEndEvent, ClientRequestEvent, ManagerLifecycleEvent, ModuleLifecycleEvent, LeaderElectionEvent.
 type ControllerEvent = RuntimeEvent
 
 // From shared/protocol/events-bridge.ts.
@@ -944,16 +993,29 @@ type StepCommand struct {
 	Controller ControllerName `json:"controller"`
 }
 
-// Holds the controller when a matching key is about to be dispatched, or after a reconcile fails.
+// What a breakpoint waits for after a reconcile: one outcome, or any of error, terminalError and panic.
+type BreakOutcome = string
+
+// Adds, removes or toggles a breakpoint. Without id it adds one with the conditions given (every condition
+// must hold): before a reconcile of a matching key (key alone, or with minAttempt), or after a reconcile that
+// ended with outcome. With id: remove deletes it, enabled switches it on or off.
 type BreakpointCommand struct {
 	Type       string         `json:"type"`
 	Controller ControllerName `json:"controller"`
-	// Break before this key reconciles.
+	// A queue key, or a pattern where "*" matches any run of characters.
 	Key ObjectKey `json:"key,omitempty"`
-	// Break after any reconcile that returns an error.
+	// Break after any reconcile that returns an error (outcome 'anyError').
 	OnError bool `json:"onError,omitempty"`
-	// Removes the matching breakpoint instead of adding it (key, or onError).
+	// Break after a reconcile that ended this way.
+	Outcome BreakOutcome `json:"outcome,omitempty"`
+	// Only from this attempt on (1 = first try).
+	MinAttempt int `json:"minAttempt,omitempty"`
+	// The breakpoint to remove or toggle, as listed in StepState.list.
+	ID string `json:"id,omitempty"`
+	// Removes the breakpoint (by id, or the one with the same conditions) instead of adding one.
 	Remove bool `json:"remove,omitempty"`
+	// With id: enable or disable it.
+	Enabled bool `json:"enabled,omitempty"`
 }
 
 // Enqueue a key now, with cause "manual" (controller-runtime's queue.Add).
@@ -977,13 +1039,34 @@ const (
 	AckErrorCodeIncompatible AckErrorCode = "incompatible"
 )
 
+// One breakpoint as the stepper lists it.
+type StepBreakpoint struct {
+	ID         string       `json:"id"`
+	Enabled    bool         `json:"enabled"`
+	Key        ObjectKey    `json:"key,omitempty"`
+	Outcome    BreakOutcome `json:"outcome,omitempty"`
+	MinAttempt int          `json:"minAttempt,omitempty"`
+	// Removed when it fires (run to a key).
+	Once bool `json:"once,omitempty"`
+	// Times it fired.
+	Hits int `json:"hits"`
+}
+
 // A controller's step-mode state, as the ControllerStepper reports it.
 type StepState struct {
 	Controller ControllerName `json:"controller"`
 	Holding    bool           `json:"holding"`
-	// Keys ready but held back from workers.
-	Held        int                  `json:"held"`
+	// Keys ready but held back from workers, plus keys held at a breakpoint, when the state was taken. The
+	// queue moves on without a status push: a live view counts ready keys from its own depth instead.
+	Held int `json:"held"`
+	// Key breakpoints and whether an error breakpoint exists: the summary older clients read.
 	Breakpoints StepStateBreakpoints `json:"breakpoints"`
+	// Every breakpoint, with its conditions, id and state.
+	List []StepBreakpoint `json:"list,omitempty"`
+	// Keys a worker took and holds at a breakpoint, with that worker.
+	Holders []StepStateHolders `json:"holders,omitempty"`
+	// The key the last step (or release) let through to a worker.
+	LastReleased *StepStateLastReleased `json:"lastReleased,omitempty"`
 	// Set when a breakpoint fired: what it stopped on.
 	PausedAt *StepStatePausedAt `json:"pausedAt,omitempty"`
 }
@@ -993,8 +1076,20 @@ type StepStateBreakpoints struct {
 	OnError bool        `json:"onError"`
 }
 
+type StepStateHolders struct {
+	Key    ObjectKey `json:"key"`
+	Worker int       `json:"worker"`
+}
+
+type StepStateLastReleased struct {
+	Key    ObjectKey `json:"key"`
+	Worker int       `json:"worker"`
+}
+
 type StepStatePausedAt struct {
 	Key ObjectKey `json:"key"`
-	// One of: key, error, hold.
-	Reason string `json:"reason"`
+	// One of: key, error, hold, breakpoint.
+	Reason     string           `json:"reason"`
+	Breakpoint string           `json:"breakpoint,omitempty"`
+	Outcome    ReconcileOutcome `json:"outcome,omitempty"`
 }

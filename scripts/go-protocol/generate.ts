@@ -19,13 +19,23 @@ export const GO_PROTOCOL_FILE = join(ROOT, 'go', 'protocol', 'protocol_gen.go');
 const SOURCES: { file: string; only?: string[] }[] = [
   { file: 'shared/protocol/version.ts' },
   { file: 'shared/protocol/ids.ts' },
+  { file: 'shared/protocol/reflector-machine.ts', only: ['ReflectorState'] },
+  { file: 'shared/protocol/reconcile-outcomes.ts', only: ['ReconcileOutcome'] },
   { file: 'shared/protocol/events-cache.ts' },
   { file: 'shared/protocol/events-workqueue.ts' },
   { file: 'shared/protocol/events-controller.ts' },
   { file: 'shared/protocol/events-bridge.ts' },
   {
     file: 'shared/protocol/commands.ts',
-    only: ['StepCommand', 'BreakpointCommand', 'RequeueCommand', 'StepState', 'AckErrorCode'],
+    only: [
+      'StepCommand',
+      'BreakpointCommand',
+      'RequeueCommand',
+      'StepState',
+      'StepBreakpoint',
+      'BreakOutcome',
+      'AckErrorCode',
+    ],
   },
 ];
 
@@ -96,13 +106,45 @@ function literalUnion(t: ts.TypeNode): string[] | undefined {
   return out;
 }
 
+/** A union of string literals and named string types, e.g. `ReconcileOutcome | 'anyError'`. */
+function stringLikeUnion(t: ts.TypeNode): boolean {
+  return (
+    ts.isUnionTypeNode(t) &&
+    t.types.some((m) => ts.isLiteralTypeNode(m)) &&
+    t.types.every((m) => ts.isTypeReferenceNode(m) || (ts.isLiteralTypeNode(m) && ts.isStringLiteral(m.literal)))
+  );
+}
+
+/** `(typeof NAMES)[number]` where NAMES is a string array declared `as const` in the same file. */
+function constArrayElements(t: ts.TypeNode, sf: ts.SourceFile): string[] | undefined {
+  if (!ts.isIndexedAccessTypeNode(t) || t.indexType.kind !== ts.SyntaxKind.NumberKeyword) return undefined;
+  const obj = ts.isParenthesizedTypeNode(t.objectType) ? t.objectType.type : t.objectType;
+  if (!ts.isTypeQueryNode(obj)) return undefined;
+  const name = obj.exprName.getText(sf);
+  for (const st of sf.statements) {
+    if (!ts.isVariableStatement(st)) continue;
+    for (const d of st.declarationList.declarations) {
+      if (!ts.isIdentifier(d.name) || d.name.text !== name || !d.initializer) continue;
+      const init = ts.isAsExpression(d.initializer) ? d.initializer.expression : d.initializer;
+      if (!ts.isArrayLiteralExpression(init)) return undefined;
+      const out: string[] = [];
+      for (const e of init.elements) {
+        if (!ts.isStringLiteral(e)) return undefined;
+        out.push(e.text);
+      }
+      return out;
+    }
+  }
+  return undefined;
+}
+
 function goType(t: ts.TypeNode, field: string, owner: string, ctx: Ctx): string {
   if (t.kind === ts.SyntaxKind.StringKeyword) return 'string';
   if (t.kind === ts.SyntaxKind.BooleanKeyword) return 'bool';
   if (t.kind === ts.SyntaxKind.NumberKeyword) return numberType(field);
   if (t.kind === ts.SyntaxKind.UnknownKeyword) return 'json.RawMessage';
   if (ts.isParenthesizedTypeNode(t)) return goType(t.type, field, owner, ctx);
-  if (literalUnion(t)) return 'string';
+  if (literalUnion(t) || stringLikeUnion(t)) return 'string';
   if (ts.isUnionTypeNode(t)) {
     // number | string literal (e.g. ReplaySpeed) has no faithful Go form the bridge needs.
     throw new Error(`${owner}.${field}: unions other than string literals are not generated`);
@@ -184,11 +226,11 @@ function declarations(src: { file: string; only?: string[] }, ctx: Ctx): string[
       out.push(body, ...ctx.nested);
     } else if (ts.isTypeAliasDeclaration(st) && keep(st.name.text)) {
       const name = goName(st.name.text);
-      const lit = literalUnion(st.type);
+      const lit = literalUnion(st.type) ?? constArrayElements(st.type, ctx.sf);
       if (lit) {
         const consts = lit.map((v) => `\t${name}${goName(v)} ${name} = ${JSON.stringify(v)}\n`).join('');
         out.push(`${comment(st, ctx.sf)}type ${name} string\n\nconst (\n${consts})\n`);
-      } else if (st.type.kind === ts.SyntaxKind.StringKeyword) {
+      } else if (st.type.kind === ts.SyntaxKind.StringKeyword || stringLikeUnion(st.type)) {
         out.push(`${comment(st, ctx.sf)}type ${name} = string\n`);
       } else if (ts.isUnionTypeNode(st.type) && st.type.types.every(ts.isTypeReferenceNode)) {
         const members = st.type.types.map((m) => goName(m.getText(ctx.sf)));
@@ -221,11 +263,16 @@ export function generateGoProtocol(): string {
 function generateUnformatted(): string {
   const structs = new Set<string>();
   const parts: string[] = [];
-  for (const src of SOURCES) {
+  const files = SOURCES.map((src) => {
     const path = join(ROOT, src.file);
-    const sf = ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2022, true);
-    parts.push(`// From ${src.file}.\n`, ...declarations(src, { sf, nested: [], structs }));
+    return { src, sf: ts.createSourceFile(path, readFileSync(path, 'utf8'), ts.ScriptTarget.ES2022, true) };
+  });
+  // Every interface is a struct wherever it is used: optional references to one must become pointers.
+  for (const { sf } of files) {
+    for (const st of sf.statements) if (ts.isInterfaceDeclaration(st)) structs.add(goName(st.name.text));
   }
+  for (const { src, sf } of files)
+    parts.push(`// From ${src.file}.\n`, ...declarations(src, { sf, nested: [], structs }));
   const header =
     '// Code generated by scripts/go-protocol/generate.ts from shared/protocol; DO NOT EDIT.\n\n' +
     "// Package protocol holds the dashboard protocol's event types, generated from its TypeScript definition.\n" +
