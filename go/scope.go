@@ -137,6 +137,9 @@ func Default() *Scope {
 			s, _ = New(Config{Addr: "off"})
 			s.serveErr = err
 		}
+		if addr := s.Addr(); addr != "" {
+			fmt.Fprintf(os.Stderr, "controller-scope: serving events on %s (controller-scope attach %s)\n", addr, addr)
+		}
 		defaultScope = s
 	})
 	return defaultScope

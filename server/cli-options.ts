@@ -40,7 +40,19 @@ export interface SandboxOptions {
   bare: boolean;
 }
 
-export type CliOptions = DashboardCommand | SandboxOptions | { command: 'help'; text: string };
+export interface AttachCliOptions {
+  command: 'attach';
+  /** host:port of each process's bridge (Go module). */
+  addresses: string[];
+  bridgeToken?: string;
+  port: number;
+  host: string;
+  authToken?: string;
+  record?: string;
+  open: boolean;
+}
+
+export type CliOptions = DashboardCommand | SandboxOptions | AttachCliOptions | { command: 'help'; text: string };
 
 export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
@@ -59,6 +71,10 @@ Usage:
                                                 only the sandbox cluster, for your own operator, kubectl and
                                                 other clients: simulated nodes and the built-in controllers
                                                 run in it; --bare leaves the API server alone (like envtest)
+  controller-scope attach ADDRESS[,ADDRESS…] [--token T] [flags]
+                                                the dashboard for running Go controllers that use the
+                                                controller-scope Go module (default address 127.0.0.1:7071);
+                                                several addresses: one lane per process
 
 Cluster (pick one; default: the embedded sandbox, even when you have a kubeconfig):
       --sandbox               run against the embedded sandbox API server (zero set-up)
@@ -181,6 +197,7 @@ export function parseCli(argv: string[]): CliOptions {
     };
   }
 
+  if (argv[0] === 'attach') return parseAttach(argv.slice(1));
   const run = argv[0] === 'run';
   const { values, positionals } = parse(() =>
     parseArgs({
@@ -270,6 +287,49 @@ export function parseCli(argv: string[]): CliOptions {
     authToken,
     allowWrites: values['allow-writes'] ?? false,
     record: values.record,
+    open: values.open ?? false,
+  };
+}
+
+function parseAttach(args: string[]): CliOptions {
+  const { values, positionals } = parse(() =>
+    parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        token: { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'auth-token': { type: 'string' },
+        record: { type: 'string' },
+        open: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (values.help) return { command: 'help', text: HELP };
+  const addresses = (positionals.length ? positionals.join(',') : '127.0.0.1:7071')
+    .split(',')
+    .map((a) => a.trim())
+    .filter(Boolean);
+  for (const a of addresses) {
+    if (!/^(https?:\/\/)?[^\s/:]+:\d{1,5}\/?$/.test(a) && !/^https?:\/\/\[[0-9a-f:]+\]:\d{1,5}\/?$/i.test(a)) {
+      throw new CliUsageError(`attach expects host:port addresses (e.g. 127.0.0.1:7071), got '${a}'`);
+    }
+  }
+  const authToken = values['auth-token'];
+  if (authToken !== undefined && authToken.length < 16) {
+    throw new CliUsageError('--auth-token must be at least 16 characters (or leave it out to have one generated)');
+  }
+  return {
+    command: 'attach',
+    addresses,
+    ...(values.token ? { bridgeToken: values.token } : {}),
+    port: parsePort('--port', values.port, 7070),
+    host: values.host ?? '127.0.0.1',
+    ...(authToken ? { authToken } : {}),
+    ...(values.record ? { record: values.record } : {}),
     open: values.open ?? false,
   };
 }

@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { CliUsageError, parseCli } from './cli-options';
 import { runStandaloneSandbox } from './cluster/sandbox';
+import { runAttach } from './attach';
 import { runApp } from './main';
 
 async function main(argv: string[]): Promise<void> {
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<void> {
     await s.done;
     return;
   }
-  const app = await runApp(opts);
+  const app = opts.command === 'attach' ? await runAttach(opts) : await runApp(opts);
   console.log(`controller-scope is running: open ${app.url}  (Ctrl-C stops it)`);
   if (opts.open) openBrowser(app.url);
   let stopping = false;

@@ -1,0 +1,78 @@
+// `controller-scope attach ADDRESS[,ADDRESS…]`: the dashboard fed by running processes (Go controllers with
+// the bridge module) instead of our own runtime. The same recorder, transport and panels; each process is
+// one more source of protocol events, in a lane of its own when there are several.
+import { BridgeConnection, KeyMirror, remoteRequeuer, remoteSteppers } from './dashboard/attach';
+import { Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
+
+export interface AttachOptions {
+  addresses: string[];
+  /** The bridges' token (CONTROLLER_SCOPE_TOKEN), when they have one. */
+  bridgeToken?: string;
+  port: number;
+  host: string;
+  authToken?: string;
+  record?: string;
+}
+
+export interface RunningAttach {
+  url: string;
+  dashboard: DashboardServer;
+  recorder: Recorder;
+  connections: BridgeConnection[];
+  stop(): Promise<void>;
+}
+
+export async function runAttach(
+  opts: AttachOptions,
+  log: (line: string) => void = console.log,
+): Promise<RunningAttach> {
+  // The mirror sits in front of the recorder and answers its cache-browser questions (read only after both exist).
+  const recorder: Recorder = new Recorder({
+    objectSource: { get: () => undefined, keys: (gvk): string[] => mirror.keys(gvk) },
+  });
+  const mirror: KeyMirror = new KeyMirror(recorder);
+  const lanes = opts.addresses.length > 1;
+  const connections = opts.addresses.map(
+    (address) =>
+      new BridgeConnection({
+        address,
+        probe: mirror,
+        lanes,
+        log,
+        ...(opts.bridgeToken ? { token: opts.bridgeToken } : {}),
+      }),
+  );
+  for (const c of connections) c.start();
+  // Controller names come with each hello: give the processes a moment before the first client connects.
+  await Promise.all(connections.map((c) => c.ready(3000)));
+  const controllers = (): string[] => connections.flatMap((c) => c.controllers());
+  const cluster = {
+    kind: 'none' as const,
+    name: `attached: ${opts.addresses.join(', ')}`,
+    writable: false,
+  };
+  const dashboard = await startDashboard({
+    host: opts.host,
+    port: opts.port,
+    ...(opts.authToken ? { token: opts.authToken } : {}),
+    log,
+    recorder,
+    cluster,
+    controllers,
+    ports: { steppers: remoteSteppers(connections), requeuer: remoteRequeuer(connections) },
+  });
+  const writer = opts.record
+    ? new RecordingWriter({ recorder, file: opts.record, cluster, controllers: controllers() })
+    : undefined;
+  return {
+    url: dashboard.url,
+    dashboard,
+    recorder,
+    connections,
+    async stop() {
+      await dashboard.close();
+      await Promise.all(connections.map((c) => c.close()));
+      await writer?.close();
+    },
+  };
+}

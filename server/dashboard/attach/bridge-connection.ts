@@ -1,0 +1,215 @@
+// One attached process: reads its hello, streams its events into the recorder, reconnects (resuming from
+// the last seq it received while the process is the same one), and reports the process as gone when it
+// cannot be reached, instead of going silent.
+import type { BridgeHello } from '../../../shared/protocol/events-bridge';
+import type { Probe } from '../../runtime/instrumentation/probe';
+import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
+import { intoLane, laneName } from './lanes';
+import { LineSplitter, parseEventLine, parseHello } from './bridge-wire';
+
+export interface BridgeConnectionOptions {
+  /** host:port, or an http(s) URL. */
+  address: string;
+  /** The bridge's CONTROLLER_SCOPE_TOKEN, when it has one. */
+  token?: string;
+  probe: Probe;
+  /** Prefix names with the process identity (when several processes are attached). Default false. */
+  lanes?: boolean;
+  /** Wait between reconnect attempts. Default 1000 ms. */
+  retryMs?: number;
+  /** A stream silent this long (the bridge sends a heartbeat every 3 s) counts as lost. Default 10000 ms. */
+  silenceMs?: number;
+  log?: (line: string) => void;
+}
+
+export type ConnectionState = 'connecting' | 'connected' | 'gone' | 'incompatible' | 'closed';
+
+export class BridgeConnection {
+  readonly baseUrl: string;
+  private readonly ac = new AbortController();
+  private hello: BridgeHello | undefined;
+  private epoch: string | undefined;
+  private lastSeq = 0;
+  private reported: 'none' | 'connected' | 'gone' = 'none';
+  private loop: Promise<void> | undefined;
+  private firstHello: Promise<void>;
+  private resolveFirst!: () => void;
+  state: ConnectionState = 'connecting';
+
+  constructor(private readonly o: BridgeConnectionOptions) {
+    this.baseUrl = /^https?:\/\//.test(o.address) ? o.address.replace(/\/$/, '') : `http://${o.address}`;
+    this.firstHello = new Promise((r) => (this.resolveFirst = r));
+  }
+
+  /** The process identity (from its hello), or the address before the first hello. */
+  get process(): string {
+    return this.hello?.process ?? this.o.address;
+  }
+
+  /** The lane prefix of this process's names, when lanes are on. */
+  get lane(): string | undefined {
+    return this.o.lanes ? this.process : undefined;
+  }
+
+  /** The controllers as the dashboard names them. */
+  controllers(): string[] {
+    return (this.hello?.controllers ?? []).map((c) => laneName(this.lane, c));
+  }
+
+  steppable(controller: string): boolean {
+    return this.hello?.steppable.includes(controller) ?? false;
+  }
+
+  start(): void {
+    this.loop ??= this.run();
+  }
+
+  /** Resolves after the first hello, or after waitMs, whichever is first. */
+  ready(waitMs: number): Promise<void> {
+    return Promise.race([this.firstHello, new Promise<void>((r) => setTimeout(r, waitMs).unref())]);
+  }
+
+  async close(): Promise<void> {
+    this.state = 'closed';
+    this.ac.abort();
+    await this.loop;
+  }
+
+  /** Sends a step or requeue command to the process; resolves with its Ack. */
+  async command(cmd: Record<string, unknown>): Promise<{ ok: boolean; result?: unknown; error?: string }> {
+    const res = await fetch(`${this.baseUrl}/command`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...this.auth() },
+      body: JSON.stringify(cmd),
+      signal: AbortSignal.any([this.ac.signal, AbortSignal.timeout(5000)]),
+    });
+    const body = (await res.json()) as { ok?: unknown; result?: unknown; error?: unknown };
+    return {
+      ok: body.ok === true,
+      ...(body.result !== undefined ? { result: body.result } : {}),
+      ...(typeof body.error === 'string' ? { error: body.error } : {}),
+    };
+  }
+
+  private auth(): Record<string, string> {
+    return this.o.token ? { authorization: `Bearer ${this.o.token}` } : {};
+  }
+
+  private log(line: string): void {
+    this.o.log?.(`attach ${this.o.address}: ${line}`);
+  }
+
+  private async run(): Promise<void> {
+    while (!this.ac.signal.aborted) {
+      let reason: string;
+      try {
+        reason = await this.session();
+      } catch (err) {
+        reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+      }
+      if (this.ac.signal.aborted || this.state === 'incompatible') return;
+      this.gone(reason);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, this.o.retryMs ?? 1000);
+        this.ac.signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
+      });
+    }
+  }
+
+  /** One connection: hello, then the stream until it ends. Returns why it ended. */
+  private async session(): Promise<string> {
+    const res = await fetch(`${this.baseUrl}/hello`, {
+      headers: this.auth(),
+      signal: AbortSignal.any([this.ac.signal, AbortSignal.timeout(5000)]),
+    });
+    if (res.status === 401) throw new Error('the bridge wants a token: pass --token (its CONTROLLER_SCOPE_TOKEN)');
+    if (!res.ok) throw new Error(`GET /hello answered ${res.status}`);
+    const hello = parseHello(await res.json());
+    if (hello.protocolVersion !== PROTOCOL_VERSION) {
+      this.state = 'incompatible';
+      const why = `the process speaks protocol ${hello.protocolVersion}, this dashboard ${PROTOCOL_VERSION}: use matching versions of the Go module and controller-scope`;
+      this.log(why);
+      this.report('gone', why);
+      this.resolveFirst();
+      return why;
+    }
+    const sameProcess = this.epoch === hello.epoch;
+    if (!sameProcess) this.lastSeq = 0;
+    const resumed = sameProcess && this.reported !== 'none';
+    const missed = Math.max(0, hello.firstSeq - this.lastSeq - 1);
+    this.hello = hello;
+    this.epoch = hello.epoch;
+    this.state = 'connected';
+    this.report(resumed ? 'resumed' : 'connected', undefined, this.lastSeq > 0 && missed > 0 ? missed : undefined);
+    this.resolveFirst();
+    this.log(
+      `${resumed ? 'resumed' : 'connected to'} ${hello.process} (controllers: ${hello.controllers.join(', ') || 'none yet'})`,
+    );
+    return this.stream();
+  }
+
+  private async stream(): Promise<string> {
+    const silence = new AbortController();
+    let timer = setTimeout(() => silence.abort(), this.o.silenceMs ?? 10_000);
+    const res = await fetch(`${this.baseUrl}/events?after=${this.lastSeq}`, {
+      headers: this.auth(),
+      signal: AbortSignal.any([this.ac.signal, silence.signal]),
+    });
+    if (!res.ok || !res.body) throw new Error(`GET /events answered ${res.status}`);
+    const lines = new LineSplitter();
+    try {
+      for await (const chunk of res.body) {
+        clearTimeout(timer);
+        timer = setTimeout(() => silence.abort(), this.o.silenceMs ?? 10_000);
+        for (const line of lines.push(chunk as Uint8Array)) this.accept(line);
+      }
+      return 'the stream ended';
+    } catch (err) {
+      if (silence.signal.aborted) return `no data for ${this.o.silenceMs ?? 10_000} ms`;
+      throw err;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private accept(line: string): void {
+    const w = parseEventLine(line);
+    if (!w || w.seq <= this.lastSeq) return;
+    if (w.event.kind === 'controller.lifecycle' && this.hello && !this.hello.controllers.includes(w.event.controller)) {
+      this.hello.controllers.push(w.event.controller);
+    }
+    this.lastSeq = w.seq;
+    if (this.o.probe.enabled) this.o.probe.emit(intoLane(w.event, this.lane));
+  }
+
+  private gone(reason: string): void {
+    if (this.state === 'closed') return;
+    this.state = 'gone';
+    if (this.reported === 'gone' || this.reported === 'none') {
+      if (this.reported === 'none') this.log(`not reachable yet (${reason}); retrying`);
+      return;
+    }
+    this.log(`${this.process} is gone (${reason}); retrying`);
+    this.report('gone', reason);
+    for (const c of this.controllers()) {
+      this.o.probe.emit({
+        kind: 'controller.lifecycle',
+        controller: c,
+        phase: 'stopped',
+        error: `process ${this.process} is gone: ${reason}`,
+      });
+    }
+  }
+
+  private report(phase: 'connected' | 'resumed' | 'gone', reason?: string, missed?: number): void {
+    this.reported = phase === 'gone' ? 'gone' : 'connected';
+    this.o.probe.emit({
+      kind: 'bridge.process',
+      process: this.process,
+      address: this.o.address,
+      phase,
+      ...(reason ? { reason } : {}),
+      ...(missed ? { missed } : {}),
+    });
+  }
+}

@@ -1,0 +1,25 @@
+// When several processes are attached, each one's controllers, queues and informers get a lane: their names
+// are prefixed with the process identity, so two replicas of one controller stay apart in every panel.
+import type { RuntimeEvent } from '../../../shared/protocol/events';
+
+/** The name a process's controller, queue or informer has in the dashboard. */
+export function laneName(lane: string | undefined, name: string): string {
+  return lane ? `[${lane}] ${name}` : name;
+}
+
+/** Splits a dashboard name back into its lane and the process's own name. */
+export function splitLaneName(name: string): { lane?: string; name: string } {
+  const m = /^\[([^\]]+)\] (.*)$/s.exec(name);
+  return m ? { lane: m[1] as string, name: m[2] as string } : { name };
+}
+
+/** Rewrites, in place, the names an event carries so they sit in the process's lane. */
+export function intoLane(ev: RuntimeEvent, lane: string | undefined): RuntimeEvent {
+  if (!lane) return ev;
+  const e = ev as unknown as Record<string, unknown>;
+  for (const field of ['controller', 'queue', 'informer'] as const) {
+    const v = e[field];
+    if (typeof v === 'string' && v !== '') e[field] = laneName(lane, v);
+  }
+  return ev;
+}

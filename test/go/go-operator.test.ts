@@ -1,0 +1,132 @@
+// The Go example operator (examples/go-operator: controller-runtime + the bridge module, two changed lines)
+// against the embedded sandbox, with `controller-scope attach` feeding the dashboard: a browser-protocol
+// client sees its reconciles, key states, exact causes and writes, can requeue a key on it, and is told when
+// the process goes away.
+import { readFileSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ChildProcess } from 'node:child_process';
+import { loadYaml } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SandboxServer } from '../../server/cluster/sandbox';
+import { runAttach, type RunningAttach } from '../../server/attach';
+import { LoopbackClient } from '../loopback/loopback-client';
+import { REPO, go, goBinary, startGo } from './support/go-tool';
+
+const EXAMPLE = join(REPO, 'examples', 'go-operator');
+
+async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function apply(base: string, path: string, obj: unknown): Promise<void> {
+  const res = await fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(obj),
+  });
+  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
+}
+
+describe.skipIf(!goBinary())('Go example operator, attached', () => {
+  let sandbox: SandboxServer;
+  let operator: ChildProcess | undefined;
+  let attach: RunningAttach;
+  let client: LoopbackClient;
+
+  beforeAll(async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'go-operator-'));
+    const binary = join(dir, 'website-operator');
+    const build = go(EXAMPLE, ['build', '-o', binary, './cmd']);
+    sandbox = new SandboxServer({ port: 0 });
+    const { url } = await sandbox.start();
+    await sandbox.writeKubeconfig(join(dir, 'kubeconfig'));
+    const crd = loadYaml(
+      readFileSync(join(EXAMPLE, 'config/crd/bases/example.controller-scope.dev_websites.yaml'), 'utf8'),
+    );
+    await apply(url, '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', crd);
+    const site = loadYaml(readFileSync(join(EXAMPLE, 'config/samples/website.yaml'), 'utf8'));
+    await apply(url, '/apis/example.controller-scope.dev/v1alpha1/namespaces/default/websites', site);
+    await build;
+    const started = await startGo(
+      binary,
+      ['--kubeconfig', join(dir, 'kubeconfig')],
+      { CONTROLLER_SCOPE_ADDR: '127.0.0.1:0', CONTROLLER_SCOPE_PROCESS: 'website-operator-0' },
+      /serving events on (127\.0\.0\.1:\d+)/,
+    );
+    operator = started.child;
+    attach = await runAttach({ addresses: [started.match[1] as string], port: 0, host: '127.0.0.1' }, () => undefined);
+    client = new LoopbackClient(attach.url);
+    await client.connect();
+    await client.hello();
+  }, 900_000);
+
+  afterAll(async () => {
+    client?.close();
+    operator?.kill();
+    await attach?.stop();
+    await sandbox?.stop();
+  });
+
+  it('shows the reconciles of its controller with their exact causes', async () => {
+    const c = await until('a finished reconcile of default/hello', () => {
+      const w = client.view.controllers['website'];
+      return w && (w.keys['default/hello']?.history.length ?? 0) > 0 && w;
+    });
+    expect(c.forKind).toBe('example.controller-scope.dev/v1alpha1/Website');
+    const key = c.keys['default/hello'];
+    const first = key?.history[0];
+    expect(first?.causes[0]).toMatchObject({
+      type: 'event',
+      eventType: 'create',
+      source: { gvk: 'example.controller-scope.dev/v1alpha1/Website', name: 'hello' },
+    });
+    // The Deployment and ConfigMap it created come back as owner events for the same key.
+    await until('an owner-caused reconcile', () =>
+      client.view.controllers['website']?.keys['default/hello']?.history.some((r) =>
+        r.causes.some((x) => x.type === 'owner' && x.source?.gvk === 'apps/v1/Deployment'),
+      ),
+    );
+    expect(c.causes.event).toBeGreaterThan(0);
+  });
+
+  it('shows the informers it built, their stores and the writes it made', async () => {
+    await until('three synced informers', () => {
+      const inf = client.view.informers;
+      return ['example.controller-scope.dev/v1alpha1/Website', 'apps/v1/Deployment', 'v1/ConfigMap'].every(
+        (id) => inf[id] && inf[id].storeSize > 0,
+      );
+    });
+    const writes = await until('its writes', () => {
+      const w = Object.values(client.view.controllers['website']?.writes ?? {});
+      return w.length >= 3 && w;
+    });
+    expect(writes.map((w) => w.verb).sort()).toEqual(expect.arrayContaining(['create', 'create', 'updateStatus']));
+  });
+
+  it('requeues a key on the Go controller from the dashboard, with a manual cause', async () => {
+    const ack = await client.command({ type: 'requeue', controller: 'website', key: 'default/hello' });
+    expect(ack.ok).toBe(true);
+    await until('a manual reconcile', () =>
+      client.view.controllers['website']?.keys['default/hello']?.history.some((r) =>
+        r.causes.some((x) => x.type === 'manual'),
+      ),
+    );
+  });
+
+  it('reports the process as gone when it stops', async () => {
+    operator?.kill();
+    operator = undefined;
+    await until(
+      'the gone report',
+      () => attach.recorder.recentEvents((e) => e.kind === 'bridge.process' && e.phase === 'gone', 1).length > 0,
+    );
+    await until('the controller shown stopped', () => client.view.controllers['website']?.phase === 'stopped');
+  });
+});
