@@ -28,8 +28,9 @@ type ObjectRef struct {
 	ResourceVersion string `json:"resourceVersion,omitempty"`
 }
 
-// A queue key: "namespace/name", or "name" for cluster-scoped objects (client-go's MetaNamespaceKeyFunc).
-type ObjectKey = string
+// A store or queue key: "namespace/name", or "name" for cluster-scoped objects (client-go's
+// MetaNamespaceKeyFunc). Not controller-runtime's client.ObjectKey, which is the {namespace, name} record.
+type MetaNamespaceKey = string
 
 // Names the informer a cache event belongs to, e.g. "v1/Pod".
 type InformerID = string
@@ -303,10 +304,10 @@ func (e ReflectorResyncEvent) MarshalJSON() ([]byte, error) {
 }
 
 type FIFODeltaEvent struct {
-	Informer InformerID `json:"informer"`
-	Delta    DeltaType  `json:"delta"`
-	Key      ObjectKey  `json:"key"`
-	Ref      ObjectRef  `json:"ref"`
+	Informer InformerID       `json:"informer"`
+	Delta    DeltaType        `json:"delta"`
+	Key      MetaNamespaceKey `json:"key"`
+	Ref      ObjectRef        `json:"ref"`
 	// Deltas now pending for this key, after de-duplication.
 	PendingForKey int `json:"pendingForKey"`
 	// Keys in the queue now.
@@ -331,13 +332,13 @@ func (e FIFODeltaEvent) MarshalJSON() ([]byte, error) {
 }
 
 type FIFOPopEvent struct {
-	Informer    InformerID  `json:"informer"`
-	Key         ObjectKey   `json:"key"`
-	Deltas      []DeltaType `json:"deltas"`
-	QueueLength int         `json:"queueLength"`
-	DurationMs  float64     `json:"durationMs"`
-	Requeued    bool        `json:"requeued,omitempty"`
-	Error       string      `json:"error,omitempty"`
+	Informer    InformerID       `json:"informer"`
+	Key         MetaNamespaceKey `json:"key"`
+	Deltas      []DeltaType      `json:"deltas"`
+	QueueLength int              `json:"queueLength"`
+	DurationMs  float64          `json:"durationMs"`
+	Requeued    bool             `json:"requeued,omitempty"`
+	Error       string           `json:"error,omitempty"`
 }
 
 // KindFIFOPop is the wire kind of FIFOPopEvent.
@@ -358,10 +359,10 @@ func (e FIFOPopEvent) MarshalJSON() ([]byte, error) {
 type IndexerUpdateEvent struct {
 	Informer InformerID `json:"informer"`
 	// One of: add, update, delete, replace.
-	Op   string    `json:"op"`
-	Key  ObjectKey `json:"key"`
-	Ref  ObjectRef `json:"ref"`
-	Size int       `json:"size"`
+	Op   string           `json:"op"`
+	Key  MetaNamespaceKey `json:"key"`
+	Ref  ObjectRef        `json:"ref"`
+	Size int              `json:"size"`
 }
 
 // KindIndexerUpdate is the wire kind of IndexerUpdateEvent.
@@ -523,9 +524,9 @@ type QueueDepth struct {
 }
 
 type QueueAddEvent struct {
-	Queue string       `json:"queue"`
-	Key   ObjectKey    `json:"key"`
-	Cause EnqueueCause `json:"cause"`
+	Queue string           `json:"queue"`
+	Key   MetaNamespaceKey `json:"key"`
+	Cause EnqueueCause     `json:"cause"`
 	// false when the key was already queued (de-duplicated) or is processing (marked dirty).
 	Queued bool `json:"queued"`
 	// true when the key is being processed and will run again after done.
@@ -557,10 +558,10 @@ func (e QueueAddEvent) MarshalJSON() ([]byte, error) {
 }
 
 type QueueAddAfterEvent struct {
-	Queue   string       `json:"queue"`
-	Key     ObjectKey    `json:"key"`
-	Cause   EnqueueCause `json:"cause"`
-	DelayMs float64      `json:"delayMs"`
+	Queue   string           `json:"queue"`
+	Key     MetaNamespaceKey `json:"key"`
+	Cause   EnqueueCause     `json:"cause"`
+	DelayMs float64          `json:"delayMs"`
 	// Epoch ms at which the key becomes ready.
 	ReadyAt float64 `json:"readyAt"`
 	// For rate-limited adds: the limiter's count of requeues for this key.
@@ -584,8 +585,8 @@ func (e QueueAddAfterEvent) MarshalJSON() ([]byte, error) {
 }
 
 type QueueGetEvent struct {
-	Queue string    `json:"queue"`
-	Key   ObjectKey `json:"key"`
+	Queue string           `json:"queue"`
+	Key   MetaNamespaceKey `json:"key"`
 	// How long the key waited ready in the queue.
 	WaitMs float64    `json:"waitMs"`
 	Depth  QueueDepth `json:"depth"`
@@ -607,9 +608,9 @@ func (e QueueGetEvent) MarshalJSON() ([]byte, error) {
 }
 
 type QueueDoneEvent struct {
-	Queue        string    `json:"queue"`
-	Key          ObjectKey `json:"key"`
-	ProcessingMs float64   `json:"processingMs"`
+	Queue        string           `json:"queue"`
+	Key          MetaNamespaceKey `json:"key"`
+	ProcessingMs float64          `json:"processingMs"`
 	// true when the key was re-added while processing and is queued again now.
 	Requeued bool       `json:"requeued"`
 	Depth    QueueDepth `json:"depth"`
@@ -631,8 +632,8 @@ func (e QueueDoneEvent) MarshalJSON() ([]byte, error) {
 }
 
 type QueueForgetEvent struct {
-	Queue string    `json:"queue"`
-	Key   ObjectKey `json:"key"`
+	Queue string           `json:"queue"`
+	Key   MetaNamespaceKey `json:"key"`
 }
 
 // KindQueueForget is the wire kind of QueueForgetEvent.
@@ -709,9 +710,12 @@ type HandlerEventEvent struct {
 	EventType string    `json:"eventType"`
 	Ref       ObjectRef `json:"ref"`
 	// Keys enqueued; empty when filtered or mapped to nothing.
-	Keys []ObjectKey `json:"keys"`
+	Keys []MetaNamespaceKey `json:"keys"`
 	// Names the predicate that rejected the event.
 	FilteredBy string `json:"filteredBy,omitempty"`
+	// What a predicate or handler threw, when the runtime runs with ReallyCrash off (setReallyCrash(false));
+	// by default, as upstream, such a throw ends the process instead.
+	Panic string `json:"panic,omitempty"`
 }
 
 // KindHandlerEvent is the wire kind of HandlerEventEvent.
@@ -730,9 +734,9 @@ func (e HandlerEventEvent) MarshalJSON() ([]byte, error) {
 }
 
 type ReconcileStartEvent struct {
-	Controller ControllerName `json:"controller"`
-	Key        ObjectKey      `json:"key"`
-	Worker     int            `json:"worker"`
+	Controller ControllerName   `json:"controller"`
+	Key        MetaNamespaceKey `json:"key"`
+	Worker     int              `json:"worker"`
 	// Every cause absorbed into this reconcile since the key was last taken.
 	Causes []EnqueueCause `json:"causes"`
 	// Attempt number: the queue's numRequeues for this key plus one.
@@ -758,7 +762,7 @@ func (e ReconcileStartEvent) MarshalJSON() ([]byte, error) {
 
 type ReconcileEndEvent struct {
 	Controller     ControllerName   `json:"controller"`
-	Key            ObjectKey        `json:"key"`
+	Key            MetaNamespaceKey `json:"key"`
 	Worker         int              `json:"worker"`
 	DurationMs     float64          `json:"durationMs"`
 	Outcome        ReconcileOutcome `json:"outcome"`
@@ -1003,7 +1007,7 @@ type BreakpointCommand struct {
 	Type       string         `json:"type"`
 	Controller ControllerName `json:"controller"`
 	// A queue key, or a pattern where "*" matches any run of characters.
-	Key ObjectKey `json:"key,omitempty"`
+	Key MetaNamespaceKey `json:"key,omitempty"`
 	// Break after any reconcile that returns an error (outcome 'anyError').
 	OnError bool `json:"onError,omitempty"`
 	// Break after a reconcile that ended this way.
@@ -1020,9 +1024,9 @@ type BreakpointCommand struct {
 
 // Enqueue a key now, with cause "manual" (controller-runtime's queue.Add).
 type RequeueCommand struct {
-	Type       string         `json:"type"`
-	Controller ControllerName `json:"controller"`
-	Key        ObjectKey      `json:"key"`
+	Type       string           `json:"type"`
+	Controller ControllerName   `json:"controller"`
+	Key        MetaNamespaceKey `json:"key"`
 }
 
 // Machine-readable reasons, beside the human message:
@@ -1041,11 +1045,11 @@ const (
 
 // One breakpoint as the stepper lists it.
 type StepBreakpoint struct {
-	ID         string       `json:"id"`
-	Enabled    bool         `json:"enabled"`
-	Key        ObjectKey    `json:"key,omitempty"`
-	Outcome    BreakOutcome `json:"outcome,omitempty"`
-	MinAttempt int          `json:"minAttempt,omitempty"`
+	ID         string           `json:"id"`
+	Enabled    bool             `json:"enabled"`
+	Key        MetaNamespaceKey `json:"key,omitempty"`
+	Outcome    BreakOutcome     `json:"outcome,omitempty"`
+	MinAttempt int              `json:"minAttempt,omitempty"`
 	// Removed when it fires (run to a key).
 	Once bool `json:"once,omitempty"`
 	// Times it fired.
@@ -1072,22 +1076,22 @@ type StepState struct {
 }
 
 type StepStateBreakpoints struct {
-	Keys    []ObjectKey `json:"keys"`
-	OnError bool        `json:"onError"`
+	Keys    []MetaNamespaceKey `json:"keys"`
+	OnError bool               `json:"onError"`
 }
 
 type StepStateHolders struct {
-	Key    ObjectKey `json:"key"`
-	Worker int       `json:"worker"`
+	Key    MetaNamespaceKey `json:"key"`
+	Worker int              `json:"worker"`
 }
 
 type StepStateLastReleased struct {
-	Key    ObjectKey `json:"key"`
-	Worker int       `json:"worker"`
+	Key    MetaNamespaceKey `json:"key"`
+	Worker int              `json:"worker"`
 }
 
 type StepStatePausedAt struct {
-	Key ObjectKey `json:"key"`
+	Key MetaNamespaceKey `json:"key"`
 	// One of: key, error, hold, breakpoint.
 	Reason     string           `json:"reason"`
 	Breakpoint string           `json:"breakpoint,omitempty"`
