@@ -32,34 +32,21 @@ import { Overview } from './panels/overview/Overview';
 import { Reflector } from './panels/reflector/Reflector';
 import { Trace } from './panels/trace/Trace';
 import type { PanelProps } from './panels/types';
+import { PANEL_GROUPS, PANELS } from './panels/registry';
 import { Workqueue } from './panels/workqueue/Workqueue';
 
-interface NavEntry {
-  id: PanelId;
-  label: string;
-  step?: string;
-  group: 'map' | 'informer' | 'controller' | 'tools';
-  render: (p: PanelProps) => ReactNode;
-}
-
-export const NAV: readonly NavEntry[] = [
-  { id: 'overview', label: 'Overview', group: 'map', render: (p) => <Overview {...p} /> },
-  { id: 'reflector', label: 'Reflector', step: '1', group: 'informer', render: (p) => <Reflector {...p} /> },
-  { id: 'delta-fifo', label: 'DeltaFIFO', step: '2', group: 'informer', render: (p) => <DeltaFifo {...p} /> },
-  { id: 'indexer', label: 'Indexer', step: '3', group: 'informer', render: (p) => <Indexer {...p} /> },
-  { id: 'workqueue', label: 'Workqueue', step: '4', group: 'controller', render: (p) => <Workqueue {...p} /> },
-  { id: 'controller', label: 'Controller', step: '5', group: 'controller', render: (p) => <Controller {...p} /> },
-  { id: 'trace', label: 'Trace', step: '6', group: 'controller', render: (p) => <Trace {...p} /> },
-  { id: 'faults', label: 'Faults & workload', group: 'tools', render: (p) => <Faults {...p} /> },
-  { id: 'learn', label: 'Learn', group: 'tools', render: (p) => <Learn {...p} /> },
-];
-
-const GROUPS: { id: NavEntry['group']; label: string }[] = [
-  { id: 'map', label: 'Map' },
-  { id: 'informer', label: 'Informer' },
-  { id: 'controller', label: 'Controller' },
-  { id: 'tools', label: 'Tools' },
-];
+/** What each panel draws; keyed by the registry's ids, so a panel cannot be listed without a component. */
+const RENDER: Record<PanelId, (p: PanelProps) => ReactNode> = {
+  overview: (p) => <Overview {...p} />,
+  reflector: (p) => <Reflector {...p} />,
+  'delta-fifo': (p) => <DeltaFifo {...p} />,
+  indexer: (p) => <Indexer {...p} />,
+  workqueue: (p) => <Workqueue {...p} />,
+  controller: (p) => <Controller {...p} />,
+  trace: (p) => <Trace {...p} />,
+  faults: (p) => <Faults {...p} />,
+  learn: (p) => <Learn {...p} />,
+};
 
 function navBadge(id: PanelId, view: RuntimeView): ReactNode {
   const controllers = Object.values(view.controllers);
@@ -202,10 +189,10 @@ export function Shell({
         )}
       </header>
       <nav className="sidebar">
-        {GROUPS.map((g) => (
+        {PANEL_GROUPS.map((g) => (
           <div key={g.id}>
             <div className="nav-group">{g.label}</div>
-            {NAV.filter((n) => n.group === g.id).map((n) => (
+            {PANELS.filter((n) => n.group === g.id).map((n) => (
               <button
                 type="button"
                 key={n.id}
@@ -235,7 +222,7 @@ export function Shell({
   );
 }
 
-const SHORTCUTS = shortcutTable(NAV);
+const SHORTCUTS = shortcutTable(PANELS);
 
 export function App({ serverHash }: { serverHash?: string }) {
   const state = useStoreState((s) => s);
@@ -261,10 +248,10 @@ export function App({ serverHash }: { serverHash?: string }) {
   // A frozen or replayed view is read in its own time; a live one in wall time (for countdowns).
   const now =
     state.frozen || state.status.state === 'replaying' ? state.view.lastTs : Math.max(wall, state.view.lastTs);
-  const entry = NAV.find((n) => n.id === route.panel) ?? (NAV[0] as NavEntry);
+  const render = RENDER[route.panel];
   return (
     <Shell state={state} route={route} now={now} theme={theme} onHelp={() => setHelp(true)}>
-      {entry.render({ view: state.view, route, now })}
+      {render({ view: state.view, route, now })}
       {help && <ShortcutSheet table={SHORTCUTS} onClose={() => setHelp(false)} />}
     </Shell>
   );

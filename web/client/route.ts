@@ -2,18 +2,9 @@
 // be shared, reloaded and driven by the end-to-end test ("#/workqueue?controller=flaky&key=default/web-3").
 import { useSyncExternalStore } from 'react';
 
-export const PANELS = [
-  'overview',
-  'reflector',
-  'delta-fifo',
-  'indexer',
-  'workqueue',
-  'controller',
-  'trace',
-  'faults',
-  'learn',
-] as const;
-export type PanelId = (typeof PANELS)[number];
+import { isPanelId, type PanelId } from '../panels/registry';
+
+export type { PanelId } from '../panels/registry';
 
 export interface Route {
   panel: PanelId;
@@ -25,7 +16,7 @@ export interface Route {
 export function parseRoute(hash: string): Route {
   const h = hash.replace(/^#\/?/, '');
   const [path = '', query = ''] = h.split('?', 2);
-  const panel = (PANELS as readonly string[]).includes(path) ? (path as PanelId) : 'overview';
+  const panel: PanelId = isPanelId(path) ? path : 'overview';
   const params = new URLSearchParams(query);
   const r: Route = { panel };
   for (const f of ['informer', 'controller', 'key'] as const) {

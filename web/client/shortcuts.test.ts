@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NAV } from '../App';
+import { PANELS as NAV } from '../panels/registry';
 import { shortcutFor, shortcutTable } from './shortcuts';
 import { nextChoice, resolveTheme } from './theme';
 
