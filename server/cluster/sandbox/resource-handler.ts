@@ -294,6 +294,11 @@ function respondList(
   sendJson(res, 200, list, { pretty });
 }
 
+function flushCorked(res: ServerResponse): void {
+  const socket = res.socket;
+  while (socket && socket.writableCorked > 0) socket.uncork();
+}
+
 /** Default watch deadline when the client sets none: kube-apiserver's minimum request timeout. */
 export const DEFAULT_WATCH_TIMEOUT_MS = 1800_000;
 
@@ -354,7 +359,13 @@ async function serveWatch(
     },
     {
       send: (ev) => {
-        if (!res.writableEnded) res.write(JSON.stringify(encode(ev)) + '\n');
+        if (res.writableEnded) return;
+        res.write(JSON.stringify(encode(ev)) + '\n');
+        // node corks a chunked write until the next tick; the answer to the write that caused this
+        // event would then reach the client first. kube-apiserver's watchers usually see the event
+        // before the writer sees its answer, and controllers rely on that order (their next reconcile
+        // reads a cache that already holds their own write), so flush now.
+        flushCorked(res);
       },
       end: () => {
         if (!res.writableEnded) res.end();

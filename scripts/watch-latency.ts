@@ -1,0 +1,140 @@
+// Measures write → watch-event latency: a client creates (or updates) ConfigMaps one after another and
+// times until its own watch delivers each change, on the sandbox and, when the envtest binaries are
+// present, on kube-apiserver + etcd. The latency is what an operator's informer lags behind its own
+// writes; a large one shows up as conflicts and "already exists" on the next reconcile.
+// Run: [KUBEBUILDER_ASSETS=...] npx tsx scripts/watch-latency.ts [N]
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { ControlPlane } from '../server/cluster/envtest';
+import { SandboxServer } from '../server/cluster/sandbox';
+
+interface Target {
+  name: string;
+  url: string;
+  tls?: { ca: string; cert: string; key: string };
+}
+
+function send(t: Target, method: string, path: string, body?: unknown): Promise<IncomingMessage> {
+  const u = new URL(t.url + path);
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json',
+  };
+  return new Promise((resolve, reject) => {
+    const req =
+      u.protocol === 'https:'
+        ? httpsRequest(u, { method, headers, ca: t.tls?.ca, cert: t.tls?.cert, key: t.tls?.key })
+        : httpRequest(u, { method, headers });
+    req.on('response', resolve);
+    req.on('error', reject);
+    req.end(body === undefined ? undefined : JSON.stringify(body));
+  });
+}
+
+async function json(res: IncomingMessage): Promise<Record<string, unknown>> {
+  const chunks: Buffer[] = [];
+  for await (const c of res) chunks.push(c as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
+}
+
+const pct = (xs: number[], p: number): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+};
+
+interface Sample {
+  /** Request sent → the watch event arrived (ms). */
+  event: number;
+  /** Request sent → the answer was read (ms). */
+  answer: number;
+  eventFirst: boolean;
+}
+
+async function measure(t: Target, n: number): Promise<{ create: Sample[]; update: Sample[] }> {
+  const ns = `latency-${Date.now()}`;
+  await json(await send(t, 'POST', '/api/v1/namespaces', { metadata: { name: ns } }));
+  const list = await json(await send(t, 'GET', `/api/v1/namespaces/${ns}/configmaps`));
+  const rv = (list.metadata as { resourceVersion: string }).resourceVersion;
+  const watch = await send(t, 'GET', `/api/v1/namespaces/${ns}/configmaps?watch=true&resourceVersion=${rv}`);
+  const waiting = new Map<string, (at: number) => void>();
+  const arrived = new Map<string, number>();
+  let buf = '';
+  watch.on('data', (c: Buffer) => {
+    const at = performance.now();
+    buf += c.toString('utf8');
+    let i;
+    while ((i = buf.indexOf('\n')) >= 0) {
+      const line = buf.slice(0, i);
+      buf = buf.slice(i + 1);
+      if (!line.trim()) continue;
+      const ev = JSON.parse(line) as { type: string; object: { metadata: { resourceVersion: string } } };
+      const key = `${ev.type}/${ev.object.metadata.resourceVersion}`;
+      const w = waiting.get(key);
+      if (w) w(at);
+      else arrived.set(key, at);
+      waiting.delete(key);
+    }
+  });
+  const timed = async (type: string, write: () => Promise<IncomingMessage>): Promise<Sample> => {
+    const sent = performance.now();
+    const res = await write();
+    const obj = await json(res);
+    const rv = (obj.metadata as { resourceVersion: string }).resourceVersion;
+    const answered = performance.now();
+    const key = `${type}/${rv}`;
+    const early = arrived.get(key);
+    const at = early ?? (await new Promise<number>((resolve) => waiting.set(key, resolve)));
+    return { event: at - sent, answer: answered - sent, eventFirst: at < answered };
+  };
+  const create: Sample[] = [];
+  const update: Sample[] = [];
+  for (let i = 0; i < n; i++) {
+    create.push(
+      await timed('ADDED', () =>
+        send(t, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name: `cm-${i}` }, data: { i: '0' } }),
+      ),
+    );
+    update.push(
+      await timed('MODIFIED', () =>
+        send(t, 'PATCH', `/api/v1/namespaces/${ns}/configmaps/cm-${i}`, { data: { i: '1' } }),
+      ),
+    );
+  }
+  watch.destroy();
+  return { create, update };
+}
+
+const n = Number(process.argv[2] ?? 200);
+const rows: string[] = [];
+const report = (name: string, r: { create: Sample[]; update: Sample[] }): void => {
+  for (const [what, samples] of Object.entries(r)) {
+    const ev = samples.map((x) => x.event);
+    const first = samples.filter((x) => x.eventFirst).length;
+    rows.push(
+      `${name.padEnd(15)} ${what.padEnd(7)} event p50 ${pct(ev, 50).toFixed(2)} ms  p99 ${pct(ev, 99).toFixed(2)} ms` +
+        `  answer p50 ${pct(
+          samples.map((x) => x.answer),
+          50,
+        ).toFixed(2)} ms  event before answer ${((100 * first) / samples.length).toFixed(0)}%`,
+    );
+  }
+};
+
+const sandbox = new SandboxServer({ port: 0 });
+const { url } = await sandbox.start();
+try {
+  report('sandbox', await measure({ name: 'sandbox', url }, n));
+} finally {
+  await sandbox.stop();
+}
+if (process.env.KUBEBUILDER_ASSETS) {
+  const plane = new ControlPlane();
+  const info = await plane.start();
+  try {
+    report('kube-apiserver', await measure({ name: 'envtest', url: info.apiServerUrl, tls: info.tls }, n));
+  } finally {
+    await plane.stop();
+  }
+}
+console.log(`write sent → own watch event / answer, ${n} ConfigMaps (create, then merge patch each)`);
+console.log(rows.join('\n'));
