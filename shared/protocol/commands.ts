@@ -172,9 +172,11 @@ export type Ack<T> = { ok: true; result: T } | { ok: false; error: string; code?
 /**
  * Machine-readable reasons, beside the human message:
  * invalid (malformed), unsupported (no such capability here), forbidden (refused by policy, e.g. writes
- * to a kubeconfig cluster without --allow-writes), notFound, failed (the action threw), incompatible.
+ * to a kubeconfig cluster without --allow-writes), notFound, failed (the action threw), incompatible,
+ * busy (this connection has too many answers not yet delivered), tooLarge (the answer is over the size cap).
  */
-export type AckErrorCode = 'invalid' | 'unsupported' | 'forbidden' | 'notFound' | 'failed' | 'incompatible';
+export type AckErrorCode =
+  'invalid' | 'unsupported' | 'forbidden' | 'notFound' | 'failed' | 'incompatible' | 'busy' | 'tooLarge';
 
 export interface RecordingState {
   /** The --record file is paused (events skipped, then a gap marker), or the recorder itself was paused. */

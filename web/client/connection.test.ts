@@ -7,7 +7,7 @@ import type { EventBatch, HelloRequest, HelloResult, ServerInfo, ServerStatus } 
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
 import { createView } from '../../shared/protocol/view';
 import { fixtureSession } from '../fixtures/fixture-view';
-import { Connection } from './connection';
+import { Connection, tokenFromPage } from './connection';
 import type { DashboardSocket } from './connection';
 import { RuntimeStore } from './runtime-store';
 
@@ -239,5 +239,39 @@ describe('Connection', () => {
     stale?.();
     expect(store.getState().server?.serverEpoch).toBe('NEW');
     expect(store.getState().status).toEqual({ state: 'live' });
+  });
+});
+
+describe('tokenFromPage', () => {
+  function page(href: string) {
+    const stored = new Map<string, string>();
+    const replaced: string[] = [];
+    return {
+      replaced,
+      stored,
+      location: { href },
+      history: { state: { s: 1 }, replaceState: (_s: unknown, _u: string, url: string) => void replaced.push(url) },
+      sessionStorage: {
+        getItem: (k: string) => stored.get(k) ?? null,
+        setItem: (k: string, v: string) => void stored.set(k, v),
+      },
+    };
+  }
+
+  it('takes the token out of the address bar, keeping the rest of the URL', () => {
+    const p = page('http://10.0.0.5:7070/?token=s3cret&x=1#/workqueue?controller=flaky');
+    expect(tokenFromPage(p)).toBe('s3cret');
+    expect(p.replaced).toEqual(['/?x=1#/workqueue?controller=flaky']);
+    expect(p.stored.get('controller-scope-token')).toBe('s3cret');
+    // A reload (token gone from the URL) finds it in session storage.
+    const reload = { ...page('http://10.0.0.5:7070/#/'), sessionStorage: p.sessionStorage };
+    expect(tokenFromPage(reload)).toBe('s3cret');
+    expect(reload.replaced).toEqual([]);
+  });
+
+  it('leaves a URL without a token alone', () => {
+    const p = page('http://127.0.0.1:7070/#/');
+    expect(tokenFromPage(p)).toBeUndefined();
+    expect(p.replaced).toEqual([]);
   });
 });

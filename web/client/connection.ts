@@ -52,19 +52,37 @@ function defaultConnect(url: string | undefined, token: string | undefined): Das
   return (url ? io(url, opts) : io(opts)) as DashboardSocket;
 }
 
-export function tokenFromPage(): string | undefined {
-  if (typeof window === 'undefined') return undefined;
-  const fromUrl = new URLSearchParams(window.location.search).get('token');
+/** The parts of window tokenFromPage uses (tests pass their own). */
+export interface TokenPage {
+  location: { href: string };
+  history: { state: unknown; replaceState(state: unknown, unused: string, url: string): void };
+  sessionStorage: { getItem(k: string): string | null; setItem(k: string, v: string): void };
+}
+
+/**
+ * The token from ?token= (remembered in sessionStorage), else the remembered one. The token is then taken out
+ * of the address bar, so it is not left in history, bookmarks, screenshots or a shared link.
+ */
+export function tokenFromPage(page: TokenPage | undefined = typeof window === 'undefined' ? undefined : window) {
+  if (!page) return undefined;
+  const url = new URL(page.location.href);
+  const fromUrl = url.searchParams.get('token');
   if (fromUrl) {
     try {
-      window.sessionStorage.setItem('controller-scope-token', fromUrl);
+      page.sessionStorage.setItem('controller-scope-token', fromUrl);
     } catch {
       // Storage can be disabled; the token then lasts for this page load only.
+    }
+    url.searchParams.delete('token');
+    try {
+      page.history.replaceState(page.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+    } catch {
+      // A sandboxed frame may refuse; the connection still works.
     }
     return fromUrl;
   }
   try {
-    return window.sessionStorage.getItem('controller-scope-token') ?? undefined;
+    return page.sessionStorage.getItem('controller-scope-token') ?? undefined;
   } catch {
     return undefined;
   }

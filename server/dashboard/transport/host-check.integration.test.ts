@@ -1,7 +1,10 @@
 // DNS rebinding: a page whose name now resolves to 127.0.0.1 reaches the dashboard with its own name in the
 // Host header. Every route and the socket.io handshake (polling and websocket) refuse such a request; the
 // loopback names and the bound name, with the bound port, pass.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestDashboard } from './test-harness';
 import type { DashboardServer } from './dashboard-server';
@@ -101,6 +104,37 @@ describe('Host allow-list on a dashboard bound to every interface', () => {
       expect((await get(dash.port, '/healthz', `other.internal:${dash.port}`)).status).toBe(403);
     } finally {
       await dash.close();
+    }
+  });
+});
+
+describe('hardening headers', () => {
+  it('forbid framing and referrers on every answer, refusals included', async () => {
+    const web = mkdtempSync(join(tmpdir(), 'cs-web-'));
+    writeFileSync(join(web, 'index.html'), '<!doctype html><title>app</title>');
+    const { dash } = await startTestDashboard({ host: '127.0.0.1', staticDir: web });
+    try {
+      for (const [path, host] of [
+        ['/some/route', `localhost:${dash.port}`],
+        ['/', `127.0.0.1:${dash.port}`],
+        ['/api/view', `127.0.0.1:${dash.port}`],
+        ['/healthz', `rebind.example:${dash.port}`],
+      ] as const) {
+        const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+          const req = request({ host: '127.0.0.1', port: dash.port, path, headers: { host } }, (res) => {
+            res.resume();
+            resolve(res.headers);
+          });
+          req.on('error', reject);
+          req.end();
+        });
+        expect(headers['x-frame-options']).toBe('DENY');
+        expect(headers['content-security-policy']).toBe("frame-ancestors 'none'");
+        expect(headers['referrer-policy']).toBe('no-referrer');
+      }
+    } finally {
+      await dash.close();
+      rmSync(web, { recursive: true, force: true });
     }
   });
 });

@@ -37,6 +37,11 @@ export function createHttpApp(opts: HttpAppOptions): express.Express {
   app.disable('x-powered-by');
   // Before every route, health checks and the web app included: a rebound page must not even read those.
   app.use((req, res, next) => {
+    // No framing (its buttons could be clickjacked) and no Referer carrying a ?token= URL to anyone.
+    res.setHeader('X-Frame-Options', 'DENY');
+    res.setHeader('Content-Security-Policy', "frame-ancestors 'none'");
+    res.setHeader('Referrer-Policy', 'no-referrer');
+    res.setHeader('X-Content-Type-Options', 'nosniff');
     if (hostAllowed(opts.auth.hosts, req.headers.host)) return next();
     res
       .status(403)

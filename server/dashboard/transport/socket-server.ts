@@ -31,6 +31,7 @@ import { hostAllowed, hostRefusal } from '../../net/host-check';
 import { originAllowed, tokenMatches } from './auth';
 import { CommandHandler } from './command-handler';
 import { inspect } from './inspect';
+import { busyRefusal, capAnswer, DEFAULT_INSPECT_LIMITS, type InspectLimits } from './inspect-limits';
 import type { DashboardPorts } from './ports';
 import { parseHello, parseSubscription } from './schemas';
 import { buildStatus } from './status';
@@ -52,6 +53,8 @@ export interface SocketServerOptions {
   maxReplayEvents?: number;
   /** How often lagging clients are checked and sent a summary. Default 500 ms. */
   lagCheckIntervalMs?: number;
+  /** Per-connection bounds on inspect answers. Default DEFAULT_INSPECT_LIMITS. */
+  inspectLimits?: Partial<InspectLimits>;
 }
 
 type DashSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
@@ -87,6 +90,7 @@ export class DashboardSocketServer {
   private readonly maxBytes: number;
   private readonly maxReplay: number;
   private readonly lagIntervalMs: number;
+  private readonly inspectLimits: InspectLimits;
   private lagTimer: TimerHandle | undefined;
   private unsubscribeBatches: (() => void) | undefined;
   private readonly cleanups: (() => void)[] = [];
@@ -101,6 +105,7 @@ export class DashboardSocketServer {
     this.maxBytes = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
     this.maxReplay = opts.maxReplayEvents ?? 20_000;
     this.lagIntervalMs = opts.lagCheckIntervalMs ?? 500;
+    this.inspectLimits = { ...DEFAULT_INSPECT_LIMITS, ...opts.inspectLimits };
     this.startedAt = opts.info.startedAt ?? this.clock.now();
     this.commands = new CommandHandler({
       recorder: opts.recorder,
@@ -216,7 +221,8 @@ export class DashboardSocketServer {
     });
     socket.on('inspect', (req, ack) => {
       if (!this.checkAck(socket, 'inspect', ack)) return;
-      ack(inspect(this.opts.recorder, req));
+      const busy = busyRefusal(pressure(socket), this.inspectLimits);
+      ack(busy ?? capAnswer(inspect(this.opts.recorder, req), this.inspectLimits));
     });
     socket.on('command', (cmd, ack) => {
       if (!this.checkAck(socket, 'command', ack)) return;
