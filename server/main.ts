@@ -5,6 +5,7 @@ import { startCluster, type RunningCluster } from './cluster/connect';
 import { ClusterControlsImpl } from './cluster/controls';
 import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
 import { objectSourceOver } from './dashboard/cache-object-source';
+import { cacheComparerOver } from './dashboard/cache-drift';
 import { registerDemoControllers, WRITING_DEMOS, type DemoName } from './demo';
 import { CachedClient, newManager, newRegistry, stepPort, type Manager } from './runtime';
 import { readOnlyClient } from './run/read-only-client';
@@ -94,6 +95,11 @@ export async function runApp(
           byName(name) ? (byName(name)?.requeue(key, 'requested from the dashboard'), true) : false,
       },
       cluster: controls,
+      cacheComparer: cacheComparerOver({
+        caches: () => managers().map((m) => m.getCache()),
+        reader: () => manager.getAPIReader(),
+        ...(opts.namespace ? { namespace: opts.namespace } : {}),
+      }),
     },
   });
   const writer = opts.record

@@ -3,7 +3,8 @@
 // validator lives server-side (zod), these types are the contract both sides compile against.
 //
 // WARNING: wire-visible. `type` strings are stable: add new commands, never rename one.
-import type { ControllerName, MetaNamespaceKey } from './ids';
+import type { DriftReport } from './drift';
+import type { ControllerName, InformerId, MetaNamespaceKey } from './ids';
 import type { ReconcileOutcome } from './events-controller';
 
 /**
@@ -129,6 +130,17 @@ export interface ReplaySeekCommand {
 
 export type ReplaySpeed = 1 | 10 | 'max';
 
+/**
+ * Compare an informer's cache with the API server: a fresh LIST (in pages of pageSize) diffed against the
+ * indexer. Reads only; affects no one else.
+ */
+export interface CacheCompareCommand {
+  type: 'cache.compare';
+  informer: InformerId;
+  /** Items per LIST page. Default 500. */
+  pageSize?: number;
+}
+
 export type Command =
   | RecordingCommand
   | StepCommand
@@ -141,7 +153,8 @@ export type Command =
   | WorkloadStopCommand
   | ReplayPlayCommand
   | ReplayPauseCommand
-  | ReplaySeekCommand;
+  | ReplaySeekCommand
+  | CacheCompareCommand;
 
 export type CommandType = Command['type'];
 
@@ -162,6 +175,7 @@ export interface CommandResultMap {
   'replay.play': ReplayState;
   'replay.pause': ReplayState;
   'replay.seek': ReplayState;
+  'cache.compare': DriftReport;
 }
 
 export type CommandResult<T extends CommandType = CommandType> = CommandResultMap[T];

@@ -70,6 +70,8 @@ export interface Capabilities {
   workload: boolean;
   replay: boolean;
   recording: boolean;
+  /** cache.compare: there is an API server to compare the informers' caches with. */
+  compareCache?: boolean;
   /** Names the workload generator accepts in workload.set, for the dashboard's picker. */
   workloadProfiles?: string[];
 }

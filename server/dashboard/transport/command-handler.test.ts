@@ -35,6 +35,35 @@ function fakeCluster(writable: boolean) {
 }
 
 describe('CommandHandler', () => {
+  it('compares a cache through its port, and says why it cannot without one', async () => {
+    const recorder = new Recorder({ clock: new FakeClock() });
+    const without = await new CommandHandler({ recorder, ports: {} }).handle({
+      type: 'cache.compare',
+      informer: 'v1/Pod',
+    });
+    expect(without).toMatchObject({ ok: false, code: 'unsupported' });
+    expect(without.ok ? '' : without.error).toMatch(/comparing a cache with the API server is not available/);
+    const asked: unknown[] = [];
+    const handler = new CommandHandler({
+      recorder,
+      ports: {
+        cacheComparer: {
+          compare: (informer, o) => {
+            asked.push([informer, o]);
+            return Promise.reject(new Error(`no cache holds an informer for "${informer}"`));
+          },
+        },
+      },
+    });
+    const res = await handler.handle({ type: 'cache.compare', informer: 'v1/Secret' });
+    expect(asked).toEqual([['v1/Secret', { pageSize: 500 }]]);
+    expect(res).toMatchObject({ ok: false, code: 'failed' });
+    expect(await handler.handle({ type: 'cache.compare', informer: 'v1/Pod', pageSize: 0 })).toMatchObject({
+      ok: false,
+      code: 'invalid',
+    });
+  });
+
   it('injects and clears faults and runs workloads on a writable cluster, announcing status changes', async () => {
     const { cluster, faults } = fakeCluster(true);
     let changes = 0;

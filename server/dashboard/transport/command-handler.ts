@@ -98,6 +98,15 @@ export class CommandHandler {
         return this.replay().pause();
       case 'replay.seek':
         return this.replay().seek(cmd.seq);
+      case 'cache.compare': {
+        const comparer = ports.cacheComparer;
+        if (!comparer)
+          throw unsupported(
+            'comparing a cache with the API server',
+            'there is no API server here (replaying a recording?)',
+          );
+        return comparer.compare(cmd.informer, { pageSize: cmd.pageSize ?? 500 });
+      }
     }
   }
 

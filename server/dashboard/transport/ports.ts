@@ -8,6 +8,7 @@ import type {
   ReplayState,
   StepState,
 } from '../../../shared/protocol/commands';
+import type { DriftReport } from '../../../shared/protocol/drift';
 import type { ClusterInfo } from '../../../shared/protocol/socket';
 
 /**
@@ -80,7 +81,16 @@ export interface ReplayControls {
   onChange?(listener: (state: ReplayState) => void): () => void;
 }
 
+/**
+ * Compares an informer's cache with a fresh LIST from the API server (cache drift). Reads only. Throws,
+ * naming the problem, for an informer no cache holds.
+ */
+export interface CacheComparer {
+  compare(informer: string, opts: { pageSize: number }): Promise<DriftReport>;
+}
+
 export interface DashboardPorts {
+  cacheComparer?: CacheComparer;
   steppers?: StepperLookup;
   requeuer?: Requeuer;
   cluster?: ClusterControls;

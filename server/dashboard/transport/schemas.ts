@@ -108,6 +108,11 @@ export const commandSchema = z.discriminatedUnion('type', [
   }),
   z.strictObject({ type: z.literal('replay.pause') }),
   z.strictObject({ type: z.literal('replay.seek'), seq: z.number().int().min(0) }),
+  z.strictObject({
+    type: z.literal('cache.compare'),
+    informer: z.string().min(1).max(320),
+    pageSize: z.number().int().min(1).max(10_000).optional(),
+  }),
 ]);
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };

@@ -150,6 +150,7 @@ export class DashboardSocketServer {
       workload: p.cluster !== undefined && p.cluster.info.writable,
       replay: p.replay !== undefined,
       recording: true,
+      compareCache: p.cacheComparer !== undefined,
     };
     return {
       protocolVersion: PROTOCOL_VERSION,

@@ -14,6 +14,7 @@ import { navigate } from '../../client/route';
 import { activateProps } from '../../components/activate';
 import { focusInformer, informerIds, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
+import { CacheDrift } from './CacheDrift';
 import { diffLines, knownKeys, recentOps, splitKey, versionsNewestFirst } from './indexer-series';
 
 type CacheResult = Extract<InspectResult, { target: 'cache' }>;
@@ -175,6 +176,7 @@ export function Indexer({ view, route, now }: PanelProps) {
               </Empty>
             </Card>
           )}
+          <CacheDrift inf={inf} />
           <Card
             title="Recent cache writes"
             right={<span className="dim">indexer add / update / delete / replace</span>}
