@@ -12,6 +12,7 @@ import { afterEach, expect, it } from 'vitest';
 import { newRestClient, type Client, type KubeObject, type Reader } from '../../../server/runtime';
 import { SAMPLE_NAMESPACE } from '../../../examples/crd-operator/sample';
 import {
+  CONTENT_CONFIGMAP_INDEX,
   CONTENT_HASH_ANNOTATION,
   ConfigMap,
   Deployment,
@@ -22,7 +23,7 @@ import {
   type WebsiteObject,
 } from '../../../examples/crd-operator/website';
 import { CHECK_EVERY_MS } from '../../../examples/crd-operator/website-reconciler';
-import { eventually, runExample, type RunningExample } from './run-example';
+import { eventually, inspect, runExample, type RunningExample } from './run-example';
 
 const EXAMPLE = resolve(import.meta.dirname, '../../../examples/crd-operator');
 const WEBSITE_ID = 'example.controller-scope.dev/v1alpha1/Website';
@@ -115,6 +116,13 @@ export function defineCrdOperatorSuite(target: () => CrdOperatorTarget): void {
     for (const id of [WEBSITE_ID, 'v1/ConfigMap', 'apps/v1/Deployment', 'v1/Service']) {
       expect(view.informers[id], `informer ${id}`).toMatchObject({ synced: true });
     }
+    // The Indexer panel: the Website cache holds both sites and the field index the Watches map reads.
+    const cache = await inspect(r.cli.url, { target: 'cache', informer: WEBSITE_ID });
+    expect(cache).toMatchObject({
+      target: 'cache',
+      keys: expect.arrayContaining([`${SAMPLE_NAMESPACE}/landing`, `${SAMPLE_NAMESPACE}/docs`]),
+      indexes: expect.objectContaining({ [`field:${CONTENT_CONFIGMAP_INDEX}`]: expect.any(Number) }),
+    });
     const history = ctl?.keys[`${SAMPLE_NAMESPACE}/landing`]?.history ?? [];
     expect(history.some((h) => h.outcome === 'requeueAfter' && h.requeueAfterMs === CHECK_EVERY_MS)).toBe(true);
     expect(ctl?.client.requests.patchStatus ?? 0).toBeGreaterThan(0);
@@ -179,6 +187,11 @@ export function defineCrdOperatorSuite(target: () => CrdOperatorTarget): void {
     const evidence = loop.evidence.find((e) => e.write !== undefined);
     expect(evidence?.cause).toMatchObject({ eventType: 'update' });
     expect(evidence?.write).toMatchObject({ verb: 'patchStatus', ref: expect.objectContaining({ name }) });
+    // The Overview's Notable list says it in words, naming the write.
+    const note = r.cli.client.view.notable.find((n) => n.controller === 'website-buggy' && n.key === loop.key);
+    expect(note?.text).toMatch(
+      /hot loop, \d+ reconciles in 10s, re-triggered by its own patchStatus of example\.controller-scope\.dev\/v1alpha1\/Website/,
+    );
     // Nothing in the spec changed: the generation stayed where it was while the status kept moving.
     const s = await site(name);
     expect(s.status?.observedGeneration).toBe(s.metadata.generation);

@@ -1,8 +1,12 @@
 // `npx controller-scope run examples/<name>/controller.ts [cluster flags]` as a user types it: the real CLI in a
 // child process (test/run/support/cli-process.ts), its dashboard read over socket.io into the browser's own
 // store, so the assertions are about what a page would show.
+import { io } from 'socket.io-client';
 import { startCli, type CliProcess } from '../../run/support/cli-process';
 import { getConfig, type RestConfig } from '../../../server/runtime';
+import type { Ack } from '../../../shared/protocol/commands';
+import type { InspectRequest, InspectResult } from '../../../shared/protocol/socket';
+import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 
 export interface RunningExample {
   cli: CliProcess;
@@ -30,6 +34,23 @@ export async function runExample(file: string, clusterArgs: string[]): Promise<R
   } catch (err) {
     await cli.stop();
     throw err;
+  }
+}
+
+/** One inspect request, as the Indexer and Trace panels send it (loopback: no token). */
+export async function inspect(url: string, req: InspectRequest): Promise<InspectResult> {
+  const socket = io(url, { transports: ['websocket'], forceNew: true, reconnection: false });
+  try {
+    await new Promise<void>((ok, fail) => {
+      socket.once('connect', () => ok());
+      socket.once('connect_error', fail);
+    });
+    await socket.emitWithAck('hello', { protocolVersion: PROTOCOL_VERSION });
+    const res = (await socket.emitWithAck('inspect', req)) as Ack<InspectResult>;
+    if (!res.ok) throw new Error(`inspect ${req.target}: ${res.error}`);
+    return res.result;
+  } finally {
+    socket.close();
   }
 }
 
