@@ -4,6 +4,7 @@ import type { KubeObject } from '../../../shared/models/object';
 import { readJsonPath } from './crds';
 import type { PrinterColumn, ResourceType } from './resources';
 import { newBadRequest } from './status-errors';
+import { moreColumns } from './table-printers';
 import { humanDuration, isObject } from './util';
 
 export type IncludeObject = 'Metadata' | 'Object' | 'None';
@@ -14,7 +15,7 @@ export function parseIncludeObject(v: string | null): IncludeObject {
   throw newBadRequest(`unsupported includeObject value: ${v}`);
 }
 
-interface Column extends PrinterColumn {
+export interface Column extends PrinterColumn {
   cell: (o: KubeObject, now: number) => unknown;
 }
 
@@ -22,7 +23,7 @@ const age = (o: KubeObject, now: number): string => {
   const t = o.metadata.creationTimestamp ? Date.parse(o.metadata.creationTimestamp) : NaN;
   return Number.isNaN(t) ? '<unknown>' : humanDuration(now - t);
 };
-const name: Column = {
+export const name: Column = {
   name: 'Name',
   type: 'string',
   format: 'name',
@@ -30,7 +31,7 @@ const name: Column = {
   priority: 0,
   cell: (o) => o.metadata.name ?? '',
 };
-const ageCol: Column = {
+export const ageCol: Column = {
   name: 'Age',
   type: 'string',
   description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
@@ -172,6 +173,8 @@ function columnsFor(type: ResourceType): Column[] {
         ];
     }
   }
+  const more = moreColumns(type);
+  if (more) return more;
   if (type.group === 'apps' && type.resource === 'deployments') return workloadColumns('Deployment');
   if (type.group === 'apps' && type.resource === 'replicasets') return workloadColumns('ReplicaSet');
   return [
