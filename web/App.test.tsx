@@ -92,11 +92,14 @@ describe('App shell', () => {
       capabilities: { step: false, requeue: false, faults: false, workload: false, replay: true, recording: true },
     });
     const t = renderText(<App />, store);
-    expect(t).toContain('seq 40 / 90 · paused');
+    expect(t).toContain('Paused.');
+    expect(t).toContain('seq 40 / 90');
     expect(t).toContain('▶ Play');
     expect(t).toContain('10×');
     expect(t).toContain('4.00s / 8.00s');
-    expect(t).toContain('read-only');
+    expect(t).toContain('recording incident.jsonl');
+    // Nothing live to measure in a replay: no stream rate in the bar.
+    expect(t).not.toContain('ev/s');
     // A replay records nothing new: no per-viewer Rec, and no server file to pause.
     expect(t).not.toContain('● Rec');
     expect(t).not.toContain('server file');

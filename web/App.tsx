@@ -123,19 +123,28 @@ export function Shell({
         </span>
         <HeldPill held={held} view={view} />
         <span className="meta">
-          {server && (
-            <span>
-              cluster <b>{server.cluster.kind}</b>
-              {server.cluster.name ? <b> · {server.cluster.name}</b> : null}
-              {!server.cluster.writable && <Badge tone="warn">read-only</Badge>}
+          {server && server.mode === 'replay' ? (
+            // The banner below names the file and its controls; the bar keeps to what fits.
+            <span className="trunc" style={{ maxWidth: 220 }} title={server.cluster.name}>
+              recording <b>{server.cluster.name ?? ''}</b>
             </span>
+          ) : (
+            server && (
+              <span>
+                cluster <b>{server.cluster.kind}</b>
+                {server.cluster.name ? <b> · {server.cluster.name}</b> : null}
+                {!server.cluster.writable && <Badge tone="warn">read-only</Badge>}
+              </span>
+            )
           )}
           <span>
             seq <b className="num">{view.lastSeq}</b>
           </span>
-          <span>
-            stream <b className="num">{stale ? '–' : state.eventsPerSecond.toFixed(0)}</b> ev/s
-          </span>
+          {server?.mode !== 'replay' && (
+            <span>
+              stream <b className="num">{stale ? '–' : state.eventsPerSecond.toFixed(0)}</b> ev/s
+            </span>
+          )}
           {server && server.mode === 'live' && (
             <span>
               up <b className="num">{fmtDuration(now - server.startedAt)}</b>

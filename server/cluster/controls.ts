@@ -164,6 +164,11 @@ export class ClusterControlsImpl {
     }));
   }
 
+  /** The churn profiles setWorkload accepts, for the dashboard's profile picker. */
+  workloadProfiles(): string[] {
+    return [...PROFILES];
+  }
+
   setWorkload(profile: string, opts: { ratePerSecond?: number; namespace?: string }): void {
     const gen = this.requireWorkload();
     if (!PROFILES.includes(profile as ChurnProfile)) {

@@ -128,6 +128,12 @@ export interface ReplaySeekCommand {
   seq: number;
 }
 
+/** Replay only: move this many events forward (or back, when negative), one batch at a time. */
+export interface ReplayStepCommand {
+  type: 'replay.step';
+  by: number;
+}
+
 export type ReplaySpeed = 1 | 10 | 'max';
 
 /**
@@ -154,7 +160,8 @@ export type Command =
   | ReplayPlayCommand
   | ReplayPauseCommand
   | ReplaySeekCommand
-  | CacheCompareCommand;
+  | CacheCompareCommand
+  | ReplayStepCommand;
 
 export type CommandType = Command['type'];
 
@@ -176,6 +183,7 @@ export interface CommandResultMap {
   'replay.pause': ReplayState;
   'replay.seek': ReplayState;
   'cache.compare': DriftReport;
+  'replay.step': ReplayState;
 }
 
 export type CommandResult<T extends CommandType = CommandType> = CommandResultMap[T];
@@ -240,6 +248,16 @@ export interface StepState {
   };
 }
 
+export type ReplayMarkKind = '410' | 'relist' | 'error' | 'hotLoop';
+
+/** A notable moment of the recording, for the timeline. */
+export interface ReplayMark {
+  seq: number;
+  ts: number;
+  kind: ReplayMarkKind;
+  text: string;
+}
+
 export interface ReplayState {
   playing: boolean;
   speed: ReplaySpeed;
@@ -252,4 +270,8 @@ export interface ReplayState {
   firstTs: number;
   lastTs: number;
   finished: boolean;
+  /** Waiting for the first viewer before playing (a replay never runs to its end unwatched). */
+  waitingForViewer?: boolean;
+  /** Notable moments over the whole recording (thinned to a few hundred), oldest first. */
+  marks?: ReplayMark[];
 }

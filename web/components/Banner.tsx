@@ -66,27 +66,29 @@ export function Banner({ state, now }: { state: StoreState; now: number }) {
           snapshot arrives.
         </div>
       );
-    case 'replaying':
+    case 'replaying': {
+      const replay = state.serverStatus?.replay;
       return (
-        <div className="banner info" data-testid="banner">
-          <span>
+        <div className="banner info replay-banner" data-testid="banner">
+          <span className="replay-what">
             <b>Replay</b> of {s.source}: recorded earlier, not a live cluster.
-          </span>
-          {state.serverStatus?.replay && (
-            <>
-              <span className="dim" style={{ whiteSpace: 'nowrap' }}>
-                seq {state.serverStatus.replay.seq} / {state.serverStatus.replay.lastSeq}
-                {state.serverStatus.replay.finished
-                  ? ' · finished'
-                  : state.serverStatus.replay.playing
-                    ? ' · playing'
-                    : ' · paused'}
+            {replay && (
+              <span className="dim">
+                {' '}
+                {replay.waitingForViewer
+                  ? 'Waiting for a viewer.'
+                  : replay.finished
+                    ? 'Finished.'
+                    : replay.playing
+                      ? 'Playing.'
+                      : 'Paused.'}
               </span>
-              <ReplayControls replay={state.serverStatus.replay} />
-            </>
-          )}
+            )}
+          </span>
+          {replay && <ReplayControls replay={replay} />}
         </div>
       );
+    }
     case 'live':
       if (
         !state.frozen &&

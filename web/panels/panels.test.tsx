@@ -107,6 +107,24 @@ describe('panels over a live-like session', () => {
     expect(t).toContain('“prod”');
   });
 
+  it('faults: in a replay, says there is no API server instead of calling the recording a read-only real cluster', () => {
+    const s = storeWith(view);
+    s.setSnapshot(view, {
+      protocolVersion: 1,
+      serverEpoch: 'e',
+      mode: 'replay',
+      cluster: { kind: 'replay', name: 'incident.jsonl (sandbox)', writable: false },
+      controllers: [],
+      startedAt: 0,
+      capabilities: { step: false, requeue: false, faults: false, workload: false, replay: true, recording: true },
+    });
+    const t = renderText(<Faults {...at()} />, s);
+    expect(t).toContain('This is a replay of a recording: there is no API server');
+    expect(t).not.toContain('real cluster');
+    expect(t).not.toContain('Inject a fault');
+    expect(t).toContain('Effects, as recorded');
+  });
+
   it('learn: explanations beside live numbers and one object’s journey', () => {
     const t = renderText(<Learn {...at({ controller: 'pod-counter' })} />, store);
     expect(t).toContain('Follow one object, live');

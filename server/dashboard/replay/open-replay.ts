@@ -5,6 +5,7 @@ import type { ReplaySpeed } from '../../../shared/protocol/commands';
 import type { ClusterInfo } from '../../../shared/protocol/socket';
 import { Recorder } from '../recorder/recorder';
 import type { Clock } from '../../runtime/util/clock';
+import { RecordedObjects } from './recorded-objects';
 import { readRecording } from './recording-reader';
 import type { Recording } from './recording-format';
 import { ReplaySource } from './replay-source';
@@ -15,8 +16,8 @@ export interface OpenReplayOptions {
   clock?: Clock;
   /** Default 1. */
   speed?: ReplaySpeed;
-  /** Default true. */
-  autoplay?: boolean;
+  /** Default 'whenWatched': play once the first viewer arrives. */
+  autoplay?: boolean | 'whenWatched';
   /** Ring capacity of the replay recorder. Default: room for the whole recording (at least 200_000). */
   capacity?: number;
 }
@@ -31,7 +32,9 @@ export interface OpenedReplay {
 
 export async function openReplay(opts: OpenReplayOptions): Promise<OpenedReplay> {
   const recording = await readRecording(opts.file);
+  const objects = new RecordedObjects();
   const recorder = new Recorder({
+    objectSource: objects,
     ...(opts.clock ? { clock: opts.clock } : {}),
     capacity: opts.capacity ?? Math.max(200_000, recording.events.length),
     viewLimits: recording.header.viewLimits,
@@ -41,6 +44,7 @@ export async function openReplay(opts: OpenReplayOptions): Promise<OpenedReplay>
   const source = new ReplaySource({
     recorder,
     recording,
+    objects,
     ...(opts.clock ? { clock: opts.clock } : {}),
     ...(opts.speed !== undefined ? { speed: opts.speed } : {}),
     ...(opts.autoplay !== undefined ? { autoplay: opts.autoplay } : {}),

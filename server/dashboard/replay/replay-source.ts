@@ -1,13 +1,16 @@
 // Plays a recording into a recorder with no cluster at all: at the recorded pace (1x), ten times faster, or
-// as fast as the reducer goes, with pause and seek. The recorder and transport cannot tell it from a live
-// runtime, so the browser needs no replay mode of its own.
+// as fast as the reducer goes, with pause, seek and stepping. It waits for a viewer before it starts (a replay
+// that ran to its end before anyone looked would show only the end), and Play at the end starts over. The
+// recorder and transport cannot tell it from a live runtime, so the browser needs no replay mode of its own.
 import type { StampedEvent } from '../../../shared/protocol/events';
-import type { ReplaySpeed, ReplayState } from '../../../shared/protocol/commands';
+import type { ReplayMark, ReplaySpeed, ReplayState } from '../../../shared/protocol/commands';
 import type { Recorder } from '../recorder/recorder';
 import type { Clock, TimerHandle } from '../../runtime/util/clock';
 import { realClock } from '../../runtime/util/clock';
 import type { ReplayControls } from '../transport/ports';
 import type { Recording } from './recording-format';
+import type { RecordedObjects } from './recorded-objects';
+import { replayMarks } from './replay-marks';
 
 export interface ReplaySourceOptions {
   recorder: Recorder;
@@ -16,8 +19,10 @@ export interface ReplaySourceOptions {
   clock?: Clock;
   /** Default 1. */
   speed?: ReplaySpeed;
-  /** Start playing at once. Default true. */
-  autoplay?: boolean;
+  /** Start playing at once (true), when the first viewer arrives ('whenWatched'), or on Play. Default 'whenWatched'. */
+  autoplay?: boolean | 'whenWatched';
+  /** The caches as recorded, kept at the replay's position for the Indexer. */
+  objects?: RecordedObjects;
   /** Events handed over per tick at 'max' speed, so sockets and timers keep running between ticks. Default 2000. */
   maxChunk?: number;
   /** Quiet stretches longer than this (recorded time) are shortened to it. Default 5000 ms. */
@@ -37,6 +42,9 @@ export class ReplaySource implements ReplayControls {
   private timer: TimerHandle | undefined;
   private readonly listeners = new Set<(s: ReplayState) => void>();
   private seekCount = 0;
+  private waitingForViewer: boolean;
+  private readonly objects: RecordedObjects | undefined;
+  private readonly marks: ReplayMark[];
 
   constructor(opts: ReplaySourceOptions) {
     this.recorder = opts.recorder;
@@ -45,12 +53,25 @@ export class ReplaySource implements ReplayControls {
     this.speed = opts.speed ?? 1;
     this.maxChunk = opts.maxChunk ?? 2000;
     this.maxGapMs = opts.maxGapMs ?? 5000;
-    if (opts.autoplay ?? true) this.play();
+    this.objects = opts.objects;
+    this.marks = replayMarks(this.events, opts.recording.header.viewLimits);
+    const autoplay = opts.autoplay ?? 'whenWatched';
+    this.waitingForViewer = autoplay === 'whenWatched';
+    if (autoplay === true) this.play();
   }
 
+  /** A viewer said hello: a replay waiting for one starts now. */
+  viewerArrived(): void {
+    if (!this.waitingForViewer) return;
+    this.play();
+  }
+
+  /** Plays from where it is; at the end, from the start again. */
   play(speed?: ReplaySpeed): ReplayState {
     if (speed !== undefined) this.speed = speed;
-    if (this.next >= this.events.length) return this.changed();
+    this.waitingForViewer = false;
+    if (this.events.length === 0) return this.changed();
+    if (this.next >= this.events.length) this.rebuild(0);
     this.playing = true;
     this.timer?.cancel();
     this.timer = undefined;
@@ -60,22 +81,33 @@ export class ReplaySource implements ReplayControls {
 
   pause(): ReplayState {
     this.playing = false;
+    this.waitingForViewer = false;
     this.timer?.cancel();
     this.timer = undefined;
     return this.changed();
   }
 
-  /** Rebuilds the recorder's view from the first event up to and including seq; playing continues from there. */
+  /**
+   * Moves to just after seq: forward by delivering the events in between (so stepping one event is cheap),
+   * backward by rebuilding the view from the first event. Playing continues from there.
+   */
   seek(seq: number): ReplayState {
     this.timer?.cancel();
     this.timer = undefined;
+    this.waitingForViewer = false;
     let i = 0;
     while (i < this.events.length && (this.events[i] as StampedEvent).seq <= seq) i++;
-    this.next = i;
-    // A new epoch: clients' resume points from before the seek no longer describe this view.
-    this.recorder.reset('seek', `replay-${++this.seekCount}-${this.clock.now()}`, this.events.slice(0, i));
+    if (i >= this.next) this.deliver(i);
+    else this.rebuild(i);
     if (this.playing) this.schedule(0);
     return this.changed();
+  }
+
+  /** One event forward (n > 0) or back (n < 0) from the current position. */
+  stepBy(n: number): ReplayState {
+    const target = Math.max(0, Math.min(this.events.length, this.next + Math.trunc(n)));
+    const before = this.events[target - 1];
+    return this.seek(before ? before.seq : (this.events[0]?.seq ?? 1) - 1);
   }
 
   state(): ReplayState {
@@ -92,6 +124,8 @@ export class ReplaySource implements ReplayControls {
       firstTs: first?.ts ?? 0,
       lastTs: last?.ts ?? 0,
       finished: this.next >= this.events.length,
+      ...(this.waitingForViewer ? { waitingForViewer: true } : {}),
+      marks: this.marks,
     };
   }
 
@@ -109,6 +143,25 @@ export class ReplaySource implements ReplayControls {
     const s = this.state();
     for (const l of this.listeners) l(s);
     return s;
+  }
+
+  /** Delivers events up to index end (exclusive) as one batch. */
+  private deliver(end: number): void {
+    if (end <= this.next) return;
+    const slice = this.events.slice(this.next, end);
+    this.next = end;
+    this.objects?.apply(slice);
+    this.recorder.ingest(slice);
+    this.recorder.flush();
+  }
+
+  /** Forgets the view and rebuilds it from the first event up to index end (exclusive). */
+  private rebuild(end: number): void {
+    this.next = end;
+    const upTo = this.events.slice(0, end);
+    this.objects?.rebuild(upTo);
+    // A new epoch: clients' resume points from before the seek no longer describe this view.
+    this.recorder.reset('seek', `replay-${++this.seekCount}-${this.clock.now()}`, upTo);
   }
 
   private schedule(delayMs: number): void {
@@ -129,7 +182,9 @@ export class ReplaySource implements ReplayControls {
       const ts = (this.events[this.next] as StampedEvent).ts;
       while (this.next < this.events.length && (this.events[this.next] as StampedEvent).ts <= ts) this.next++;
     }
-    this.recorder.ingest(this.events.slice(start, this.next));
+    const slice = this.events.slice(start, this.next);
+    this.objects?.apply(slice);
+    this.recorder.ingest(slice);
     if (this.next >= this.events.length) {
       this.playing = false;
       this.recorder.flush();

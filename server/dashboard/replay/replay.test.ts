@@ -11,6 +11,8 @@ import { Recorder } from '../recorder/recorder';
 import { openReplay } from './open-replay';
 import { readRecording } from './recording-reader';
 import { RecordingWriter } from './recording-writer';
+import { RECORDED_NOTE_ANNOTATION, RecordedObjects } from './recorded-objects';
+import { markKind, replayMarks } from './replay-marks';
 import { ReplaySource } from './replay-source';
 import type { Recording } from './recording-format';
 
@@ -70,7 +72,7 @@ describe('recording and replay', () => {
     expect(rec.events).toHaveLength(live.seq);
 
     const replayClock = new FakeClock(0);
-    const replay = await openReplay({ file, clock: replayClock, speed: 'max' });
+    const replay = await openReplay({ file, clock: replayClock, speed: 'max', autoplay: true });
     while (!replay.source.state().finished) replayClock.step(1);
     expect(replay.recorder.view).toEqual(live.view);
     expect(replay.cluster).toMatchObject({ kind: 'replay', writable: false });
@@ -88,7 +90,7 @@ describe('recording and replay', () => {
     ] as const) {
       const clock = new FakeClock(0);
       const recorder = new Recorder({ clock });
-      const src = new ReplaySource({ recorder, recording: recordingOf(s.events), clock, speed });
+      const src = new ReplaySource({ recorder, recording: recordingOf(s.events), clock, speed, autoplay: true });
       clock.step(0);
       expect(recorder.seq).toBe(1);
       clock.step(stepMs - 1);
@@ -122,14 +124,87 @@ describe('recording and replay', () => {
     expect(recorder.seq).toBe(played);
     const at = src.seek(20);
     expect(at).toMatchObject({ seq: 20, playing: false });
-    expect(resets).toEqual(['seek']);
+    // Forward: the events in between are delivered, the view is not rebuilt.
+    expect(resets).toEqual([]);
     expect(recorder.view).toEqual(reduce(createView(), s.events.slice(0, 20)));
     expect(recorder.eventsAfter(10)?.map((e) => e.seq)).toEqual(Array.from({ length: 10 }, (_, i) => 11 + i));
     src.seek(3);
+    expect(resets).toEqual(['seek']);
     expect(recorder.view).toEqual(reduce(createView(), s.events.slice(0, 3)));
     src.play('max');
     while (!src.state().finished) clock.step(1);
     expect(recorder.view).toEqual(reduce(createView(), s.events));
+  });
+
+  it('waits for a viewer before playing, steps event by event, and plays again from the start at the end', () => {
+    const s = new EventScript();
+    s.informerStartup('v1/Pod', 'v1/Pod', 3);
+    for (let i = 0; i < 3; i++) s.reconcileCycle('pods', `default/obj-${i}`);
+    const clock = new FakeClock(0);
+    const recorder = new Recorder({ clock });
+    const src = new ReplaySource({ recorder, recording: recordingOf(s.events), clock, speed: 'max' });
+    clock.step(60_000);
+    expect(recorder.seq).toBe(0);
+    expect(src.state()).toMatchObject({ playing: false, waitingForViewer: true, finished: false });
+    src.viewerArrived();
+    while (!src.state().finished) clock.step(1);
+    expect(recorder.seq).toBe(s.events.length);
+    src.viewerArrived();
+    expect(src.state().playing).toBe(false);
+    expect(src.stepBy(-1)).toMatchObject({ seq: s.events.length - 1, finished: false });
+    expect(recorder.view).toEqual(reduce(createView(), s.events.slice(0, -1)));
+    expect(src.stepBy(1)).toMatchObject({ seq: s.events.length, finished: true });
+    expect(recorder.view).toEqual(reduce(createView(), s.events));
+    // Play at the end starts over.
+    expect(src.play()).toMatchObject({ playing: true, seq: 0, finished: false });
+    while (!src.state().finished) clock.step(1);
+    expect(recorder.view).toEqual(reduce(createView(), s.events));
+  });
+
+  it('marks 410s, relists, errors and hot loops on the timeline, thinned to the limit', () => {
+    const s = new EventScript();
+    s.informerStartup('v1/Pod', 'v1/Pod', 3);
+    for (let i = 0; i < 40; i++)
+      s.reconcileCycle('pods', `default/obj-${i % 3}`, { outcome: i % 2 ? 'error' : 'success' });
+    const marks = replayMarks(s.events, {});
+    expect(marks.length).toBe(20);
+    expect(marks.every((m) => m.kind === 'error')).toBe(true);
+    expect(marks[0]?.text).toMatch(/reconcile error/);
+    const thinned = replayMarks(s.events, {}, 5);
+    expect(thinned.length).toBeLessThanOrEqual(5);
+    expect(
+      markKind({
+        seq: 1,
+        ts: 0,
+        level: 'warn',
+        kind: 'reflector.watchEnd',
+        text: 'v1/Pod: watch expired (410 Gone) at resourceVersion 7',
+      }),
+    ).toBe('410');
+    expect(
+      markKind({ seq: 1, ts: 0, level: 'error', kind: 'reconcile.start', text: 'c k: hot loop, 11 reconciles in 10s' }),
+    ).toBe('hotLoop');
+    expect(
+      markKind({ seq: 1, ts: 0, level: 'info', kind: 'reconcile.start', text: 'c k: hot loop ended' }),
+    ).toBeUndefined();
+  });
+
+  it('serves the caches as recorded to the Indexer: keys and resourceVersions at the replay position', () => {
+    const s = new EventScript();
+    s.informerStartup('v1/Pod', 'v1/Pod', 4);
+    const clock = new FakeClock(0);
+    const objects = new RecordedObjects();
+    const recorder = new Recorder({ clock, objectSource: objects, objectVersions: false });
+    const src = new ReplaySource({ recorder, recording: recordingOf(s.events), clock, objects, autoplay: false });
+    src.seek(s.events[s.events.length - 1]?.seq ?? 0);
+    const cache = recorder.inspectCache('v1/Pod', undefined, 100);
+    expect(cache.total).toBe(4);
+    const key = cache.keys[0] as string;
+    const [ns, name] = key.split('/') as [string, string];
+    const obj = objects.get('v1/Pod', ns, name);
+    expect(obj?.metadata.annotations?.[RECORDED_NOTE_ANNOTATION]).toMatch(/references only/);
+    src.seek(0);
+    expect(recorder.inspectCache('v1/Pod', undefined, 100).total).toBe(0);
   });
 
   it('marks a gap when the disk cannot keep up instead of buffering without bound', async () => {

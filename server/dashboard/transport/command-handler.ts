@@ -107,6 +107,11 @@ export class CommandHandler {
           );
         return comparer.compare(cmd.informer, { pageSize: cmd.pageSize ?? 500 });
       }
+      case 'replay.step': {
+        const replay = this.replay();
+        if (!replay.stepBy) throw unsupported('stepping event by event', 'this replay cannot step');
+        return replay.stepBy(cmd.by);
+      }
     }
   }
 

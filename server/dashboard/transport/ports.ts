@@ -65,6 +65,8 @@ export interface ClusterControls {
   /** Clears one fault, or all when id is absent; the number cleared. */
   clearFaults(id?: string): number | Promise<number>;
   activeFaults(): ActiveFault[];
+  /** The workload profiles setWorkload accepts; sent to browsers so they offer a list, not a text box. */
+  workloadProfiles?(): string[];
   /** Throws for an unknown profile, naming the known ones. */
   setWorkload(profile: string, opts: { ratePerSecond?: number; namespace?: string }): void | Promise<void>;
   stopWorkload(): void | Promise<void>;
@@ -77,6 +79,10 @@ export interface ReplayControls {
   pause(): ReplayState;
   /** Rebuilds the view up to and including seq. */
   seek(seq: number): ReplayState;
+  /** Moves n events forward (or back, when negative). */
+  stepBy?(n: number): ReplayState;
+  /** A viewer arrived: a replay waiting for one starts playing. */
+  viewerArrived?(): void;
   state(): ReplayState;
   onChange?(listener: (state: ReplayState) => void): () => void;
 }

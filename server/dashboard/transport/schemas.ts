@@ -113,6 +113,15 @@ export const commandSchema = z.discriminatedUnion('type', [
     informer: z.string().min(1).max(320),
     pageSize: z.number().int().min(1).max(10_000).optional(),
   }),
+  z.strictObject({
+    type: z.literal('replay.step'),
+    by: z
+      .number()
+      .int()
+      .min(-1_000_000)
+      .max(1_000_000)
+      .refine((n) => n !== 0, { message: 'step by a non-zero number of events' }),
+  }),
 ]);
 
 export type ParseResult<T> = { ok: true; value: T } | { ok: false; error: string };

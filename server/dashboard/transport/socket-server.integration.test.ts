@@ -264,6 +264,49 @@ describe('commands', () => {
     expect(seek).toMatchObject({ ok: false, code: 'unsupported' });
   });
 
+  it('sends the workload profiles a writable cluster accepts, so the browser offers a list', async () => {
+    const cluster: ClusterControls = {
+      info: { kind: 'sandbox', writable: true },
+      injectFault: () => ({ id: 'f1', description: '' }),
+      clearFaults: () => 0,
+      activeFaults: () => [],
+      workloadProfiles: () => ['steady', 'bursty', 'storm'],
+      setWorkload: () => {},
+      stopWorkload: () => {},
+      workload: () => undefined,
+    };
+    const { dash } = await setup({ ports: { cluster } });
+    const h = await hello(track(client(dash)));
+    if (h.type !== 'snapshot') throw new Error('expected snapshot');
+    expect(h.server.capabilities.workloadProfiles).toEqual(['steady', 'bursty', 'storm']);
+  });
+
+  it('starts a replay waiting for a viewer once the first viewer said hello', async () => {
+    let arrived = 0;
+    const replay = {
+      play: () => state,
+      pause: () => state,
+      seek: () => state,
+      state: () => state,
+      viewerArrived: () => void arrived++,
+    };
+    const state = {
+      playing: false,
+      speed: 1 as const,
+      seq: 0,
+      firstSeq: 1,
+      lastSeq: 1,
+      ts: 0,
+      firstTs: 0,
+      lastTs: 0,
+      finished: false,
+    };
+    const { dash } = await setup({ mode: 'replay', ports: { replay } });
+    expect(arrived).toBe(0);
+    await hello(track(client(dash)));
+    expect(arrived).toBe(1);
+  });
+
   it('drives a ControllerStepper and a Requeuer, pushes status, and turns a throwing port into an error', async () => {
     let state: StepState = { controller: 'pods', holding: false, held: 0, breakpoints: { keys: [], onError: false } };
     const stepper: ControllerStepper = {

@@ -152,6 +152,8 @@ export class DashboardSocketServer {
       recording: true,
       compareCache: p.cacheComparer !== undefined,
     };
+    const profiles = p.cluster?.info.writable ? p.cluster.workloadProfiles?.() : undefined;
+    if (profiles && profiles.length > 0) capabilities.workloadProfiles = profiles;
     return {
       protocolVersion: PROTOCOL_VERSION,
       serverEpoch: this.opts.recorder.serverEpoch,
@@ -214,7 +216,10 @@ export class DashboardSocketServer {
     });
     socket.on('hello', (req, ack) => {
       if (!this.checkAck(socket, 'hello', ack)) return;
-      ack(this.hello(session, req));
+      const res = this.hello(session, req);
+      ack(res);
+      // A replay waiting for its first viewer starts once that viewer holds the opening view.
+      if (res.type !== 'incompatible' && res.type !== 'error') this.opts.ports?.replay?.viewerArrived?.();
     });
     socket.on('subscribe', (sub, ack) => {
       if (!this.checkAck(socket, 'subscribe', ack)) return;

@@ -7,13 +7,13 @@ import { fmtCount } from '../../components/format';
 import { FAULT_KINDS } from './faults-series';
 
 /** The counters a fault moves, summed over every informer and controller, so its effect shows right here. */
-export function Effects({ view }: { view: RuntimeView }) {
+export function Effects({ view, recorded = false }: { view: RuntimeView; recorded?: boolean }) {
   const infs = Object.values(view.informers);
   const ctrls = Object.values(view.controllers);
   const sum = <T,>(xs: T[], f: (x: T) => number) => xs.reduce((s, x) => s + f(x), 0);
   return (
     <Card
-      title="Effects, live"
+      title={recorded ? 'Effects, as recorded' : 'Effects, live'}
       right={<span className="dim">all informers and controllers</span>}
       testId="fault-effects"
     >

@@ -153,28 +153,38 @@ function ActiveFaults() {
 export function Faults({ view }: PanelProps) {
   const server = useStoreState((s) => s.server);
   const writable = server?.cluster.writable ?? false;
+  const replay = server?.mode === 'replay';
   return (
     <div className="page" data-testid="panel-faults">
       <PageHead
         title="Faults & workload"
         sub="make the API server misbehave on purpose, then watch the building blocks cope"
       />
-      {server && !writable && (
-        <div className="notice err" data-testid="readonly-notice">
-          Connected to a real cluster ({server.cluster.kind}
-          {server.cluster.name ? ` “${server.cluster.name}”` : ''}) in read-only mode: the server will refuse faults and
-          workload changes unless it was started with --allow-writes.
+      {replay ? (
+        <div className="notice" data-testid="replay-notice">
+          This is a replay of a recording: there is no API server to inject faults into or to run a workload against.
+          The effects below are what the recording shows up to the replay&apos;s position.
         </div>
+      ) : (
+        <>
+          {server && !writable && (
+            <div className="notice err" data-testid="readonly-notice">
+              Connected to a real cluster ({server.cluster.kind}
+              {server.cluster.name ? ` “${server.cluster.name}”` : ''}) in read-only mode: the server will refuse faults
+              and workload changes unless it was started with --allow-writes.
+            </div>
+          )}
+          {server && !server.capabilities.faults && writable && (
+            <div className="notice">This server does not offer fault injection (only the embedded sandbox does).</div>
+          )}
+          <div className="grid wide-left">
+            <FaultPanel />
+            <ActiveFaults />
+          </div>
+          <WorkloadPanel />
+        </>
       )}
-      {server && !server.capabilities.faults && (
-        <div className="notice">This server does not offer fault injection (only the embedded sandbox does).</div>
-      )}
-      <div className="grid wide-left">
-        <FaultPanel />
-        <ActiveFaults />
-      </div>
-      <WorkloadPanel />
-      <Effects view={view} />
+      <Effects view={view} recorded={replay} />
     </div>
   );
 }
