@@ -1,0 +1,4 @@
+// Package latest only pins versions: see go.mod.
+package latest
+
+import _ "github.com/controller-scope/controller-scope/go"
