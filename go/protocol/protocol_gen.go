@@ -1031,7 +1031,8 @@ type RequeueCommand struct {
 
 // Machine-readable reasons, beside the human message:
 // invalid (malformed), unsupported (no such capability here), forbidden (refused by policy, e.g. writes
-// to a kubeconfig cluster without --allow-writes), notFound, failed (the action threw), incompatible.
+// to a kubeconfig cluster without --allow-writes), notFound, failed (the action threw), incompatible,
+// busy (this connection has too many answers not yet delivered), tooLarge (the answer is over the size cap).
 type AckErrorCode string
 
 const (
@@ -1041,6 +1042,8 @@ const (
 	AckErrorCodeNotFound     AckErrorCode = "notFound"
 	AckErrorCodeFailed       AckErrorCode = "failed"
 	AckErrorCodeIncompatible AckErrorCode = "incompatible"
+	AckErrorCodeBusy         AckErrorCode = "busy"
+	AckErrorCodeTooLarge     AckErrorCode = "tooLarge"
 )
 
 // One breakpoint as the stepper lists it.
