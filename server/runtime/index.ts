@@ -43,6 +43,7 @@ export {
   newInformerCache,
   type InformerCacheOptions,
   type NewInformerCacheOptions,
+  type ByObject,
 } from './cache/informer-cache';
 export type {
   TypedInterface,

@@ -55,7 +55,7 @@ const TOP_VALUES = words(`
 `);
 
 const TOP_TYPES = words(`
-  Breakpoint BuilderControllerOptions BuilderManager CacheOptions CacheRunnable CachedClientOptions ChannelOptions
+  Breakpoint BuilderControllerOptions BuilderManager ByObject CacheOptions CacheRunnable CachedClientOptions ChannelOptions
   Checker ChildContext Client ClientCacheOptions ClientListOptions Clock Condition ConditionStatus ControllerConfig ControllerMetrics ControllerOptions
   ControllerQueue ControllerStepper CreateEvent DeleteEvent EnqueueRequestForOwnerOptions EventHandler EventType
   ForOptions GenericEvent GetConfigOptions GroupKind GroupVersionKind GroupVersionResource HandlerContext HandlerFuncs HealthProbeServerOptions

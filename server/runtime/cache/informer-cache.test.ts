@@ -237,4 +237,53 @@ describe('InformerCache', () => {
     ac.abort();
     await run;
   });
+
+  // cache_test.go "ByObject": per-kind selectors, namespace and transform; everything else cache-wide.
+  it('ByObject gives one kind its own label and field selector, namespace, transform and deep-copy setting', async () => {
+    const { cache, start, ac, lwFor, requests, clock } = setup({
+      namespace: 'default',
+      defaultLabelSelector: 'tier=web',
+      defaultTransform: transformStripManagedFields(),
+      byObject: new Map([
+        ['v1/Pod', { namespaces: ['other'], label: 'app=x', field: 'spec.nodeName=n1', transform: null }],
+      ]),
+    });
+    lwFor('Pod').add(pod('other', 'a'));
+    lwFor('ConfigMap').add({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { namespace: 'default', name: 'c', managedFields: [{}] },
+    });
+    const run = start();
+    const got = await drive(clock, cache.get<KubeObject>(POD, { namespace: 'other', name: 'a' }));
+    expect(got.metadata.managedFields).toHaveLength(1); // this kind has no transform
+    const cm = await drive(
+      clock,
+      cache.get<KubeObject>({ group: '', version: 'v1', kind: 'ConfigMap' }, { namespace: 'default', name: 'c' }),
+    );
+    expect(cm.metadata.managedFields).toBeUndefined(); // the cache-wide default transform
+    expect(requests.map((r) => [r.gvk.kind, r.namespace, r.labelSelector, r.fieldSelector])).toEqual([
+      ['Pod', 'other', 'app=x', 'spec.nodeName=n1'],
+      ['ConfigMap', 'default', 'tier=web', undefined],
+    ]);
+    await expect(cache.get(POD, { namespace: 'default', name: 'a' })).rejects.toThrow(
+      /unknown namespace for the cache/,
+    );
+    ac.abort();
+    await run;
+  });
+
+  it('ByObject refuses namespaces for a cluster-scoped kind, as cache.New does', async () => {
+    const { cache, start, ac, clock } = setup({ byObject: new Map([['v1/Node', { namespaces: ['x'] }]]) });
+    const run = start();
+    const err = await drive(
+      clock,
+      cache.getInformer(NODE).catch((e: unknown) => e),
+    );
+    expect((err as Error).message).toBe(
+      'type v1/Node is not namespaced, but its ByObject.Namespaces setting is not nil',
+    );
+    ac.abort();
+    await run;
+  });
 });

@@ -29,6 +29,22 @@ export interface ListerWatcherRequest {
   fieldSelector?: string;
 }
 
+/**
+ * cache.ByObject: one kind's own settings, each falling back to the cache-wide default when unset. This
+ * port watches at most one namespace per kind.
+ */
+export interface ByObject {
+  /** ByObject.Namespaces with one entry (namespaced kinds only). Default the cache's namespace. */
+  namespaces?: [string];
+  label?: string;
+  field?: string;
+  /** null: no transform even if the cache has a default one. */
+  transform?: TransformFunc<KubeObject> | null;
+  unsafeDisableDeepCopy?: boolean;
+  /** Resync base for this kind (ms). */
+  syncPeriodMs?: number;
+}
+
 export interface InformerCacheOptions {
   /** Builds the list/watch for a kind (the client layer's newListWatchForGVK). Required. */
   newListerWatcher: (req: ListerWatcherRequest) => Promise<ListerWatcher<KubeObject>>;
@@ -46,6 +62,8 @@ export interface InformerCacheOptions {
   readerFailOnMissingInformer?: boolean;
   /** Hand out the cached objects themselves (never mutate them!). Default false. */
   unsafeDisableDeepCopy?: boolean;
+  /** Per-kind settings (cache.Options.ByObject), keyed by kind ("apps/v1/Deployment", a GVK, ...). */
+  byObject?: Map<KindDescriptor, ByObject>;
   /** Default newSharedIndexInformer. */
   newInformer?: (opts: SharedIndexInformerOptions<KubeObject>) => SharedIndexInformer<KubeObject>;
   clock?: Clock;
@@ -57,6 +75,9 @@ interface Entry {
   gvk: GroupVersionKind;
   informer: SharedIndexInformer<KubeObject>;
   namespaced: boolean;
+  /** The one namespace this kind's informer watches, if restricted. */
+  namespace?: string;
+  unsafeDisableDeepCopy: boolean;
   ctx?: ChildContext;
   running?: Promise<void>;
 }
@@ -64,6 +85,7 @@ interface Entry {
 export class InformerCache implements Reader {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, Promise<Entry>>();
+  private readonly byObject = new Map<string, ByObject>();
   private readonly clock: Clock;
   private readonly probe: Probe;
   private readonly random: () => number;
@@ -74,6 +96,12 @@ export class InformerCache implements Reader {
     this.clock = o.clock ?? realClock;
     this.probe = o.probe ?? NOOP_PROBE;
     this.random = o.random ?? Math.random;
+    for (const [kind, by] of o.byObject ?? []) {
+      if (by.namespaces && by.namespaces.length !== 1) {
+        throw new Error(`ByObject for ${gvkId(toGVK(kind))}: give exactly one namespace (several are not supported)`);
+      }
+      this.byObject.set(gvkId(toGVK(kind)), by);
+    }
   }
 
   /** Runnable: runs every informer until signal aborts, then waits for them to stop. */
@@ -131,7 +159,7 @@ export class InformerCache implements Reader {
   async get<T extends KubeObject = KubeObject>(type: ObjectType, key: ObjectKey, opts: GetOptions = {}): Promise<T> {
     const gvk = normalizeType(type, false);
     const e = await this.readerEntry(gvk, opts.signal);
-    if (e.namespaced && this.o.namespace && key.namespace !== this.o.namespace) {
+    if (e.namespaced && e.namespace && key.namespace !== e.namespace) {
       throw new Error(`unable to get: ${key.namespace ?? ''}/${key.name} because of unknown namespace for the cache`);
     }
     return this.reader(e).get<T>(e.namespaced ? key.namespace : undefined, key.name);
@@ -141,7 +169,7 @@ export class InformerCache implements Reader {
     const gvk = normalizeType(type, true);
     if (opts.continue) throw new Error('continue list option is not supported by the cache');
     const e = await this.readerEntry(gvk, opts.signal);
-    if (e.namespaced && this.o.namespace && opts.namespace && opts.namespace !== this.o.namespace) {
+    if (e.namespaced && e.namespace && opts.namespace && opts.namespace !== e.namespace) {
       throw new Error(`unable to list: ${opts.namespace} because of unknown namespace for the cache`);
     }
     return this.reader(e).list<T>(opts);
@@ -158,7 +186,7 @@ export class InformerCache implements Reader {
   }
 
   private reader(e: Entry): CacheReader {
-    return new CacheReader(e.informer.getIndexer(), e.gvk, e.namespaced, this.o.unsafeDisableDeepCopy ?? false);
+    return new CacheReader(e.informer.getIndexer(), e.gvk, e.namespaced, e.unsafeDisableDeepCopy);
   }
 
   private async readerEntry(gvk: GroupVersionKind, signal?: AbortSignal): Promise<Entry> {
@@ -196,14 +224,19 @@ export class InformerCache implements Reader {
 
   private async create(gvk: GroupVersionKind): Promise<Entry> {
     const namespaced = await this.o.isNamespaced(gvk);
+    const by = this.byObject.get(gvkId(gvk));
+    if (!namespaced && by?.namespaces) {
+      throw new Error(`type ${gvkId(gvk)} is not namespaced, but its ByObject.Namespaces setting is not nil`);
+    }
+    const namespace = namespaced ? (by?.namespaces?.[0] ?? this.o.namespace) : undefined;
     const lw = await this.o.newListerWatcher({
       gvk,
-      namespace: namespaced ? this.o.namespace : undefined,
-      labelSelector: this.o.defaultLabelSelector,
-      fieldSelector: this.o.defaultFieldSelector,
+      namespace,
+      labelSelector: by?.label ?? this.o.defaultLabelSelector,
+      fieldSelector: by?.field ?? this.o.defaultFieldSelector,
     });
-    const transform = this.o.defaultTransform ?? undefined;
-    const base = this.o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS;
+    const transform = (by?.transform !== undefined ? by.transform : this.o.defaultTransform) ?? undefined;
+    const base = by?.syncPeriodMs ?? this.o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS;
     const informer = (this.o.newInformer ?? newSharedIndexInformer)({
       listerWatcher: lw,
       objectType: gvkId(gvk),
@@ -213,7 +246,13 @@ export class InformerCache implements Reader {
       clock: this.clock,
       probe: this.probe,
     });
-    const e: Entry = { gvk, informer, namespaced };
+    const e: Entry = {
+      gvk,
+      informer,
+      namespaced,
+      ...(namespace ? { namespace } : {}),
+      unsafeDisableDeepCopy: by?.unsafeDisableDeepCopy ?? this.o.unsafeDisableDeepCopy ?? false,
+    };
     this.entries.set(gvkId(gvk), e);
     if (this.started) this.run(e);
     return e;

@@ -1,7 +1,8 @@
 // Ports controller-runtime pkg/manager/manager.go (Options and setOptionsDefaults): defaults in one place.
 import type { Registry } from 'prom-client';
 import type { KubeObject } from '../../../shared/models/object';
-import type { InformerCache } from '../cache/informer-cache';
+import type { ByObject, InformerCache } from '../cache/informer-cache';
+import type { KindDescriptor } from '../client/gvk';
 import type { TransformFunc } from '../cache/interfaces';
 import type { CachedClientOptions } from '../client/cached-client';
 import type { Client, ObjectType, Reader } from '../client/interfaces';
@@ -28,6 +29,8 @@ export interface CacheOptions {
   syncPeriodMs?: number;
   readerFailOnMissingInformer?: boolean;
   unsafeDisableDeepCopy?: boolean;
+  /** Per-kind selectors, namespace, transform, sync period and deep-copy setting (cache.Options.ByObject). */
+  byObject?: Map<KindDescriptor, ByObject>;
 }
 
 /** client.CacheOptions: which reads the manager's client serves from the cache. */
