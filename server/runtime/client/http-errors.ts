@@ -11,6 +11,10 @@ export const TransportReason = {
   TLSError: 'TLSError',
   NetworkError: 'NetworkError',
   ConfigError: 'ConfigError',
+  /** No connection, no response headers or no body data within the client's limits. */
+  Timeout: 'Timeout',
+  /** A response body or watch line over the client's size cap. */
+  TooLarge: 'TooLarge',
 } as const;
 
 export function parseStatus(text: string): KubeStatus | undefined {

@@ -5,12 +5,12 @@
 // failures become ApiError code 0 with a message that says what to check.
 import http from 'node:http';
 import https from 'node:https';
-import { StringDecoder } from 'node:string_decoder';
-import type { Clock } from '../util/clock';
+import type { Clock, TimerHandle } from '../util/clock';
 import { realClock } from '../util/clock';
 import { ApiError } from '../util/errors';
-import { genericMessage, parseStatus, reasonForCode, snippet, transportError, TransportReason } from './http-errors';
+import { genericMessage, parseStatus, reasonForCode, transportError, TransportReason } from './http-errors';
 import type { RestConfig } from './config';
+import { mib, ResponseLines, type LineStream } from './http-lines';
 import { TokenBucketRateLimiter } from './flowcontrol';
 import type { RestClientMetrics } from '../metrics/client-go-adapter';
 
@@ -31,10 +31,7 @@ export interface HttpRequest {
   signal?: AbortSignal;
 }
 
-/** A streaming response: its lines (without the newline, blank lines skipped) until the server ends it. */
-export interface LineStream extends AsyncIterable<string> {
-  stop(): void;
-}
+export type { LineStream } from './http-lines';
 
 export interface HttpClientOptions {
   config: RestConfig;
@@ -47,7 +44,36 @@ export interface HttpClientOptions {
   maxRetries?: number;
   /** client-go's tools/metrics hooks (rest_client_* families); default none. */
   metrics?: RestClientMetrics;
+  /** Bounds on a server that accepts but does not answer, and on what it may send. */
+  limits?: Partial<HttpLimits>;
 }
+
+/**
+ * client-go bounds dialing (30 s) and TLS handshakes (10 s) in its transport; a server that accepted the
+ * connection and then went silent would still hold a request forever. These bound every phase, naming the
+ * server and the phase when they fire. Watches get the connect and header bounds only: their body is open by
+ * design (the server ends it at timeoutSeconds).
+ */
+export interface HttpLimits {
+  /** TCP connect plus TLS handshake. Default 30 s. */
+  connectTimeoutMs: number;
+  /** From sending the request to the response headers. Default 60 s. */
+  headerTimeoutMs: number;
+  /** Longest silence while a non-watch body arrives. Default 60 s. */
+  bodyIdleTimeoutMs: number;
+  /** Largest non-watch response body. Default 256 MiB. */
+  maxBodyBytes: number;
+  /** Largest watch line (one event). Default 16 MiB; etcd stores objects up to 1.5 MiB. */
+  maxWatchLineBytes: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  connectTimeoutMs: 30_000,
+  headerTimeoutMs: 60_000,
+  bodyIdleTimeoutMs: 60_000,
+  maxBodyBytes: 256 * 1024 * 1024,
+  maxWatchLineBytes: 16 * 1024 * 1024,
+};
 
 /** Longest Retry-After wait honoured, so a confused server cannot park a request for hours. */
 const MAX_RETRY_AFTER_SECONDS = 60;
@@ -58,6 +84,7 @@ export class HttpClient {
   private readonly clock: Clock;
   private readonly maxRetries: number;
   private readonly metrics?: RestClientMetrics;
+  private readonly limits: HttpLimits;
   private agent?: http.Agent;
   private agentKey = '';
 
@@ -66,6 +93,7 @@ export class HttpClient {
     this.clock = opts.clock ?? realClock;
     this.maxRetries = opts.maxRetries ?? 10;
     this.metrics = opts.metrics;
+    this.limits = { ...DEFAULT_HTTP_LIMITS, ...opts.limits };
     if (this.config.qps > 0) {
       this.limiter = new TokenBucketRateLimiter({ qps: this.config.qps, burst: this.config.burst, clock: opts.clock });
     }
@@ -77,7 +105,7 @@ export class HttpClient {
     let text: string;
     for (let attempt = 0; ; attempt++) {
       ({ res } = await this.send(req, 'application/json'));
-      text = await readBody(res, this.config.host, req.signal);
+      text = await this.readBody(res, req);
       if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode <= 299) break;
       const wait = this.retryAfter(res, attempt);
       if (wait === undefined) throw this.errorFromResponse(res, text, req);
@@ -87,10 +115,13 @@ export class HttpClient {
     try {
       return JSON.parse(text) as T;
     } catch {
+      // Not quoted: the body may be a truncated object, a Secret's data included.
+      const type = res.headers['content-type'] ?? 'no content type';
       throw new ApiError(
         500,
         'InternalError',
-        `the server answered ${req.method ?? 'GET'} ${req.path} with a body that is not JSON: ${snippet(text)}`,
+        `the server answered ${req.method ?? 'GET'} ${req.path} with a body that is not JSON ` +
+          `(${Buffer.byteLength(text)} bytes, ${type})`,
       );
     }
   }
@@ -99,8 +130,10 @@ export class HttpClient {
   async stream(req: HttpRequest): Promise<LineStream> {
     for (let attempt = 0; ; attempt++) {
       const { res, clientReq } = await this.send(req, 'application/json');
-      if (res.statusCode === 200) return new ResponseLines(res, clientReq, this.config.host, req.signal);
-      const text = await readBody(res, this.config.host, req.signal);
+      if (res.statusCode === 200) {
+        return new ResponseLines(res, clientReq, this.config.host, this.limits.maxWatchLineBytes, req.signal);
+      }
+      const text = await this.readBody(res, req);
       const wait = this.retryAfter(res, attempt);
       if (wait === undefined) throw this.errorFromResponse(res, text, req);
       await this.clock.sleep(wait, req.signal);
@@ -169,6 +202,7 @@ export class HttpClient {
       agent,
       auth: opts.auth,
     };
+    const what = `${requestOptions.method ?? 'GET'} ${req.path}`;
     return new Promise((resolve, reject) => {
       const clientReq = (isHttps ? https : http).request(url, requestOptions);
       const onAbort = (): void => {
@@ -177,7 +211,39 @@ export class HttpClient {
       };
       req.signal?.addEventListener('abort', onAbort, { once: true });
       const method = requestOptions.method ?? 'GET';
+      const fail = (message: string): void => {
+        clientReq.destroy(new ApiError(0, TransportReason.Timeout, message));
+      };
+      const { connectTimeoutMs, headerTimeoutMs } = this.limits;
+      let connectTimer: TimerHandle | undefined;
+      clientReq.on('socket', (socket) => {
+        // A reused keep-alive socket is connected already.
+        const pending = (socket as { connecting?: boolean }).connecting === true;
+        if (!pending) return;
+        connectTimer = this.clock.setTimer(
+          () =>
+            fail(
+              `could not connect to the API server at ${host} within ${connectTimeoutMs / 1000} s (${what}). ` +
+                'Is the address in the kubeconfig reachable from here (VPN, firewall)?',
+            ),
+          connectTimeoutMs,
+        );
+        socket.once(isHttps ? 'secureConnect' : 'connect', () => connectTimer?.cancel());
+      });
+      const headerTimer = this.clock.setTimer(
+        () =>
+          fail(
+            `the API server at ${host} did not answer ${what} within ${headerTimeoutMs / 1000} s; it may be ` +
+              'overloaded or stuck, or the address may point at something that is not an API server',
+          ),
+        headerTimeoutMs,
+      );
+      const clearTimers = (): void => {
+        connectTimer?.cancel();
+        headerTimer.cancel();
+      };
       clientReq.on('response', (res) => {
+        clearTimers();
         req.signal?.removeEventListener('abort', onAbort);
         // As client-go's updateRequestResultMetric (per attempt) and RequestLatency (host with port).
         this.metrics?.requestResult(String(res.statusCode ?? 0), method, url.host);
@@ -185,9 +251,11 @@ export class HttpClient {
         resolve({ res, clientReq });
       });
       clientReq.on('error', (err) => {
+        clearTimers();
         req.signal?.removeEventListener('abort', onAbort);
         if (!req.signal?.aborted) this.metrics?.requestResult('<error>', method, url.host);
-        reject(req.signal?.aborted ? req.signal.reason : transportError(err, host));
+        if (req.signal?.aborted) reject(req.signal.reason);
+        else reject(err instanceof ApiError ? err : transportError(err, host));
       });
       clientReq.end(payload);
     });
@@ -209,6 +277,75 @@ export class HttpClient {
       this.agentKey = key;
     }
     return this.agent;
+  }
+
+  /** The whole body, within the idle timeout and the size cap. */
+  private readBody(res: http.IncomingMessage, req: HttpRequest): Promise<string> {
+    const { signal } = req;
+    const host = this.config.host;
+    const { bodyIdleTimeoutMs, maxBodyBytes } = this.limits;
+    const what = `${req.method ?? 'GET'} ${req.path}`;
+    return new Promise((resolve, reject) => {
+      if (signal?.aborted) {
+        res.destroy();
+        reject(signal.reason);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      let idle: TimerHandle | undefined;
+      const finish = (): void => {
+        idle?.cancel();
+        signal?.removeEventListener('abort', onAbort);
+      };
+      const failWith = (err: unknown): void => {
+        finish();
+        res.destroy();
+        reject(err);
+      };
+      const arm = (): void => {
+        idle?.cancel();
+        idle = this.clock.setTimer(
+          () =>
+            failWith(
+              new ApiError(
+                0,
+                TransportReason.Timeout,
+                `the API server at ${host} stopped sending its answer to ${what}: no data for ` +
+                  `${bodyIdleTimeoutMs / 1000} s after ${size} bytes`,
+              ),
+            ),
+          bodyIdleTimeoutMs,
+        );
+      };
+      const onAbort = (): void => failWith(signal?.reason);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      arm();
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > maxBodyBytes) {
+          failWith(
+            new ApiError(
+              0,
+              TransportReason.TooLarge,
+              `the answer of the API server at ${host} to ${what} is over ${mib(maxBodyBytes)}; refused ` +
+                '(list with a smaller limit, or raise the client limit)',
+            ),
+          );
+          return;
+        }
+        chunks.push(c);
+        arm();
+      });
+      res.on('end', () => {
+        finish();
+        resolve(Buffer.concat(chunks).toString('utf-8'));
+      });
+      res.on('error', (err) => {
+        finish();
+        reject(signal?.aborted ? signal.reason : transportError(err, host));
+      });
+    });
   }
 
   private errorFromResponse(res: http.IncomingMessage, text: string, req: HttpRequest): ApiError {
@@ -239,84 +376,5 @@ export class HttpClient {
       );
     }
     return new ApiError(status.code || code, status.reason ?? '', status.message ?? `status ${code}`, status);
-  }
-}
-
-function readBody(res: http.IncomingMessage, host: string, signal?: AbortSignal): Promise<string> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) {
-      res.destroy();
-      reject(signal.reason);
-      return;
-    }
-    const chunks: Buffer[] = [];
-    const onAbort = (): void => {
-      res.destroy();
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    res.on('data', (c: Buffer) => chunks.push(c));
-    res.on('end', () => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve(Buffer.concat(chunks).toString('utf-8'));
-    });
-    res.on('error', (err) => {
-      signal?.removeEventListener('abort', onAbort);
-      reject(signal?.aborted ? signal.reason : transportError(err, host));
-    });
-  });
-}
-
-class ResponseLines implements LineStream {
-  private stopped = false;
-  private iterated = false;
-  private readonly onAbort = (): void => this.stop();
-
-  constructor(
-    private readonly res: http.IncomingMessage,
-    private readonly clientReq: http.ClientRequest,
-    private readonly host: string,
-    private readonly signal?: AbortSignal,
-  ) {
-    // A connection reset while nobody iterates would otherwise be an unhandled 'error' event (a crash);
-    // iteration still sees the failure through the stream's own error state.
-    res.on('error', () => {});
-    if (signal?.aborted) this.stop();
-    else signal?.addEventListener('abort', this.onAbort, { once: true });
-  }
-
-  stop(): void {
-    if (this.stopped) return;
-    this.stopped = true;
-    this.signal?.removeEventListener('abort', this.onAbort);
-    this.res.destroy();
-    this.clientReq.destroy();
-  }
-
-  async *[Symbol.asyncIterator](): AsyncIterator<string> {
-    if (this.iterated) throw new Error('a watch stream can be iterated only once');
-    this.iterated = true;
-    const decoder = new StringDecoder('utf8');
-    let buf = '';
-    try {
-      if (this.stopped) return;
-      for await (const chunk of this.res) {
-        buf += decoder.write(chunk as Buffer);
-        let nl: number;
-        while ((nl = buf.indexOf('\n')) >= 0) {
-          const line = buf.slice(0, nl).trim();
-          buf = buf.slice(nl + 1);
-          if (line !== '') yield line;
-          if (this.stopped) return;
-        }
-      }
-      const rest = (buf + decoder.end()).trim();
-      if (rest !== '' && !this.stopped) yield rest;
-    } catch (err) {
-      if (this.stopped) return;
-      throw transportError(err, this.host);
-    } finally {
-      this.stop();
-    }
   }
 }

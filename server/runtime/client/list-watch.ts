@@ -146,15 +146,17 @@ export function decodeWatchLine<T extends KubeObject>(line: string): WatchEvent<
   let v: unknown;
   try {
     v = JSON.parse(line);
-  } catch (err) {
-    const short = line.length > 120 ? `${line.slice(0, 120)}…` : line;
-    return { error: `${err instanceof Error ? err.message : String(err)} in line ${JSON.stringify(short)}` };
+  } catch {
+    // Neither the line nor the parser's message (which quotes it) goes into the error: a watch line is an
+    // object, a Secret's data included, and the error travels on to the view, /api/view and recordings.
+    return { error: `a line of ${line.length} characters that is not valid JSON` };
   }
   if (typeof v !== 'object' || v === null || Array.isArray(v))
-    return { error: `expected a JSON object, got ${JSON.stringify(v)}` };
+    return { error: `expected a JSON object, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}` };
   const e = v as { type?: unknown; object?: unknown };
   if (typeof e.type !== 'string' || !EVENT_TYPES.has(e.type)) {
-    return { error: `unknown watch event type ${JSON.stringify(e.type)}` };
+    const shown = typeof e.type === 'string' ? JSON.stringify(e.type.slice(0, 20)) : typeof e.type;
+    return { error: `unknown watch event type ${shown}` };
   }
   if (typeof e.object !== 'object' || e.object === null) {
     return { error: `watch event ${e.type} has no object` };
