@@ -7,7 +7,7 @@ import type { Draft } from './reduce-draft';
 import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './reduce-hotloop';
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
-import type { ControllerSeriesPoint, ControllerView, KeyView, ModuleView, ReconcileRecord } from './view';
+import type { BackoffStep, ControllerSeriesPoint, ControllerView, KeyView, ModuleView, ReconcileRecord } from './view';
 import { dict, lookup } from './records';
 import { emptyHistogram } from './view';
 
@@ -229,6 +229,16 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       if (RETRY_CAUSES.has(ev.cause.type)) {
         c.retries++;
         point(d, c, ev.ts).retries++;
+        if (k.backoff === undefined) k.backoff = d.made([]);
+        d.ring(k, 'backoff', d.view.limits.maxReconcilesPerKey).push({
+          seq: ev.seq,
+          ts: ev.ts,
+          requeues: ev.requeues ?? k.requeues,
+          delayMs: ev.delayMs,
+          readyAt: ev.readyAt,
+          cause: ev.cause.type as BackoffStep['cause'],
+          ...(ev.cause.detail !== undefined ? { error: ev.cause.detail } : {}),
+        });
       }
       break;
     }
@@ -246,6 +256,7 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       break;
     }
     case 'queue.forget': {
+      if (k.requeues > 0 || k.backoff?.length) k.backoffResetAt = ev.ts;
       k.requeues = 0;
       return;
     }

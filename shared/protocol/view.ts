@@ -213,6 +213,22 @@ export interface ReconcileRecord {
   writes: number;
 }
 
+/**
+ * One rate-limited requeue of a key (after an error, or Result.Requeue): how long the limiter made it wait.
+ * Kept from the events themselves, so a 5 ms backoff is as visible afterwards as a 5 minute one.
+ */
+export interface BackoffStep {
+  seq: number;
+  ts: number;
+  /** The limiter's requeue count for the key after this requeue (numRequeues). */
+  requeues: number;
+  delayMs: number;
+  readyAt: number;
+  cause: 'errorBackoff' | 'requeue';
+  /** The error that caused it, when there was one. */
+  error?: string;
+}
+
 export interface KeyView {
   key: MetaNamespaceKey;
   state: KeyQueueState;
@@ -223,6 +239,10 @@ export interface KeyView {
   requeues: number;
   /** When a waiting key becomes ready, epoch ms. */
   nextRetryAt?: number;
+  /** Rate-limited requeues, oldest first, capped at limits.maxReconcilesPerKey. */
+  backoff?: BackoffStep[];
+  /** When the limiter last forgot the key (success), which restarts its backoff from the first step. */
+  backoffResetAt?: number;
   /** Causes absorbed since the key was last taken by a worker. */
   pendingCauses: EnqueueCause[];
   pendingCausesDropped: number;

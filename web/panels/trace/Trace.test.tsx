@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RuntimeView } from '../../../shared/protocol/view';
 import { fixtureView } from '../../fixtures/fixture-view';
 import { renderText } from '../../fixtures/render';
+import { backoffRows, defaultBackoffMs } from './BackoffHistory';
 import { Trace } from './Trace';
 
 function render(view: RuntimeView, controller: string, key: string, now = view.lastTs): string {
@@ -31,6 +32,44 @@ describe('Trace panel', () => {
     const t = render(v, 'flaky', k.key, 1_000);
     expect(t).toContain('in 40ms');
     expect(t).toContain('backoff: attempt 4 after 3 rate-limited requeues');
+  });
+
+  it('shows the backoff history of a key whose 5–40 ms backoffs are long over, against the limiter formula', () => {
+    const v = structuredClone(fixtureView());
+    const k = v.controllers.flaky?.keys['default/web-00c'];
+    if (!k) throw new Error('the fixture has flaky key default/web-00c');
+    Object.assign(k, {
+      state: 'idle',
+      requeues: 0,
+      backoffResetAt: 1_200,
+      backoff: [5, 10, 20, 40].map((delayMs, i) => ({
+        seq: 100 + i,
+        ts: 1_000 + i * 50,
+        requeues: i + 1,
+        delayMs,
+        readyAt: 1_000 + i * 50 + delayMs,
+        cause: 'errorBackoff',
+        error: `conflict ${i + 1}`,
+      })),
+    });
+    delete k.nextRetryAt;
+    const t = render(v, 'flaky', k.key, 60_000);
+    expect(t).toContain('Error backoff');
+    expect(t).toContain('5ms · 2^(n−1)');
+    expect(t).toMatch(/4 40ms 40ms .* conflict 4/);
+    expect(t).toContain('conflict 1');
+    expect(t).not.toContain('sets its own rate limiter');
+    expect(t).toContain('Last forgotten at');
+  });
+
+  it('says when the delays are not the default limiter', () => {
+    expect(
+      backoffRows({
+        backoff: [{ seq: 1, ts: 0, requeues: 3, delayMs: 1000, readyAt: 1000, cause: 'errorBackoff' }],
+      } as never)[0],
+    ).toMatchObject({ expectedMs: 20, matchesDefault: false });
+    expect(defaultBackoffMs(1)).toBe(5);
+    expect(defaultBackoffMs(40)).toBe(1_000_000);
   });
 
   it('does not call a RequeueAfter delay a backoff', () => {

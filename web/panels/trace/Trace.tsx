@@ -12,6 +12,7 @@ import { navigate } from '../../client/route';
 import { controllerNames, focusController, focusKey } from '../focus';
 import type { PanelProps } from '../types';
 import { fmtMs, fmtMsCountdown } from './format-ms';
+import { BackoffHistory } from './BackoffHistory';
 import { KeyActions } from './KeyActions';
 import { RawEvents } from './RawEvents';
 import {
@@ -181,6 +182,7 @@ export function Trace({ view, route, now }: PanelProps) {
           />
         </Card>
       </div>
+      <BackoffHistory k={k} now={now} />
       <Card title="Reconciles" right={<span className="dim">newest first</span>} testId="trace-timeline">
         {entries.length === 0 ? (
           <Empty>This key has not been reconciled yet.</Empty>

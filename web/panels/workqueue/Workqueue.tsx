@@ -194,6 +194,10 @@ export function Workqueue({ view, route, now }: PanelProps) {
                       : fmtMsCountdown(r.retryAt, now)}{' '}
                     <span className="dim">({fmtClockMs(r.retryAt)})</span>
                   </span>
+                ) : r.lastBackoff ? (
+                  <span className="dim" title="the last rate-limited requeue of this key; its history is in the trace">
+                    last backoff {fmtMs(r.lastBackoff.delayMs)} (#{r.lastBackoff.requeues})
+                  </span>
                 ) : (
                   <span className="faint">–</span>
                 )}

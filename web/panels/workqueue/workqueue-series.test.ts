@@ -25,6 +25,15 @@ describe('keyRows', () => {
     expect(keyRows(c, now, 'all').map((r) => r.key)).toEqual(['ns/busy', 'ns/ready', 'ns/soon', 'ns/later', 'ns/idle']);
   });
 
+  it('keeps the last backoff of a key whose retry already ran', () => {
+    const k = {
+      ...newKey('ns/flaky', 0),
+      backoff: [{ seq: 9, ts: 9_000, requeues: 3, delayMs: 20, readyAt: 9_020, cause: 'errorBackoff' as const }],
+    };
+    expect(keyRow(k, now, false).lastBackoff).toEqual({ delayMs: 20, requeues: 3 });
+    expect(keyRow(newKey('ns/fine', 0), now, false).lastBackoff).toBeUndefined();
+  });
+
   it('counts down to the next retry', () => {
     const row = keyRows(c, now, 'waiting').find((r) => r.key === 'ns/soon');
     expect(row?.retryInMs).toBe(2000);

@@ -30,6 +30,8 @@ export interface KeyRow {
   lastOutcome?: string;
   lastError?: string;
   lastDurationMs?: number;
+  /** The last rate-limited requeue: its delay and requeue count, readable after it is over. */
+  lastBackoff?: { delayMs: number; requeues: number };
   hot: boolean;
 }
 
@@ -55,6 +57,8 @@ export function keyRow(k: KeyView, now: number, hot: boolean): KeyRow {
     row.retryAt = k.nextRetryAt;
     row.retryInMs = k.nextRetryAt - now;
   }
+  const b = k.backoff?.[k.backoff.length - 1];
+  if (b) row.lastBackoff = { delayMs: b.delayMs, requeues: b.requeues };
   const last = k.lastReconcile;
   if (last?.outcome) row.lastOutcome = last.outcome;
   if (last?.error) row.lastError = last.error;
