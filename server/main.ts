@@ -7,7 +7,8 @@ import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardSe
 import { objectSourceOver } from './dashboard/cache-object-source';
 import { cacheComparerOver } from './dashboard/cache-drift';
 import { registerDemoControllers, WRITING_DEMOS, type DemoName } from './demo';
-import { CachedClient, newManager, newRegistry, stepPort, type Manager } from './runtime';
+import { CachedClient, newManager, newRegistry, type Manager } from './runtime';
+import { stepPort } from './dashboard/step-port';
 import { readOnlyClient } from './run/read-only-client';
 import { UserModules } from './run/user-modules';
 

@@ -8,7 +8,7 @@
 // manager's controllers, and the dashboard closes when the manager stops.
 import type { ClusterInfo } from '../../shared/protocol/socket';
 import type { Manager, ServerRunnable } from '../runtime';
-import { stepPort } from '../runtime';
+import { stepPort } from './step-port';
 import { objectSourceOver } from './cache-object-source';
 import { Recorder } from './recorder/recorder';
 import { RecordingWriter } from './replay/recording-writer';

@@ -120,8 +120,7 @@ export { childContext, DeadlineExceededError, isDeadlineExceeded, type ChildCont
 export * from './controller/controller';
 export * from './controller/options';
 export * from './controller/controllerutil';
-export { stepPort, type StepPort } from './controller/step-port';
-export { Stepper, type Breakpoint, type StepperState, type ControllerStepper } from './controller/stepper';
+export { Stepper, type Breakpoint, type StepperState, type StepGate } from './controller/stepper';
 export * from './builder/controller';
 export {
   withPredicates,

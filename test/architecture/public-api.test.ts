@@ -50,14 +50,14 @@ const TOP_VALUES = words(`
   predicateFuncs rawPatch realClock reconcileFunc registerRESTClientMetrics registry removeControllerReference removeFinalizer
   removeOwnerReference removeStatusCondition requestFromKey requestKey requestOf resourcePath resourceVersionChangedPredicate
   restClientMetrics runInReconcileScope runnableFunc runtimeDefaults sameGVK selectorFromSet setControllerReference setOwnerReference
-  setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler splitMetaNamespaceKey stepPort terminalError toGVK transformStripManagedFields validateLeaderElectionConfig
+  setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler splitMetaNamespaceKey terminalError toGVK transformStripManagedFields validateLeaderElectionConfig
   waitForCacheSync wellKnownScope withControllerConfig withLowPriorityWhenUnchanged withPredicates workqueue
 `);
 
 const TOP_TYPES = words(`
   Breakpoint BuilderControllerOptions BuilderManager ByObject CacheOptions CacheRunnable CachedClientOptions ChannelOptions
   Checker ChildContext Client ClientCacheOptions ClientListOptions Clock Condition ConditionStatus ControllerConfig ControllerMetrics ControllerOptions
-  ControllerQueue ControllerStepper CreateEvent DeleteEvent EnqueueRequestForOwnerOptions EventHandler EventType
+  ControllerQueue CreateEvent DeleteEvent EnqueueRequestForOwnerOptions EventHandler EventType
   ForOptions GenericEvent GetConfigOptions GroupKind GroupVersionKind GroupVersionResource HandlerContext HandlerFuncs HealthProbeServerOptions
   HealthResponse IndexFunc Indexer Indexers InformerCacheOptions InformerSourceOptions KindCache KindDescriptor
   KindOptions KubeList KubeObject LabelSelector LeaderCallbacks LeaderElectionConfig LeaderElectionMetrics LeaderElectionOptions
@@ -66,7 +66,7 @@ const TOP_TYPES = words(`
   ObjectType OperationResult OwnerRefOptions OwnerReference OwnsOptions Patch Predicate PredicateFuncs Probe RESTClientMetric Reader
   ReconcileContext ReconcileFn ReconcileScope Reconciler Request RequestQueue Requirement ResourceEventHandler
   ResourceEventHandlerRegistration ResourceLock RestClientMetrics Result Runnable RuntimeDefaults ScopeResolver Selector SelectorOperator
-  ServerRunnable SharedIndexInformer Source SourceContext StatusWriter StepPort StepperState Store SyncingSource
+  ServerRunnable SharedIndexInformer Source SourceContext StatusWriter StepGate StepperState Store SyncingSource
   TimerHandle TransformFunc TypedDelayingInterface TypedInterface TypedRateLimiter TypedRateLimitingInterface
   UpdateEvent UpstreamDefaultsRelease WarmupRunnable WatchStream WatchesOptions WebhookRunnable Writer
 `);

@@ -66,8 +66,8 @@ interface Waiter {
   worker?: number;
 }
 
-/** The surface of a controller's stepper the dashboard's step port drives. */
-export interface ControllerStepper {
+/** A controller's dispatch gate: hold keys in the queue, let them through one at a time, break on conditions. */
+export interface StepGate {
   enableStepMode(): void;
   disableStepMode(): void;
   /** Lets n more items through to workers. */
@@ -99,7 +99,7 @@ function outcomeMatches(want: BreakOutcome, got: ReconcileOutcome): boolean {
   return want === 'anyError' ? ERROR_OUTCOMES.has(got) : want === got;
 }
 
-export class Stepper implements ControllerStepper {
+export class Stepper implements StepGate {
   private stepMode = false;
   private permits = 0;
   private breakpoints: Breakpoint[] = [];

@@ -1,30 +1,11 @@
-// Adapts a controller's Stepper to the dashboard's ControllerStepper port (hold / next / resume /
-// breakpoints / run to a key / state over shared/protocol's StepState). No upstream counterpart.
-import type { BreakOutcome, StepState } from '../../../shared/protocol/commands';
-import type { Controller } from './controller';
-import type { StepperState } from './stepper';
+// Adapts a runtime controller's step gate (its Stepper: hold, release one, breakpoints) to the dashboard's
+// ControllerStepper port, whose answers are shared/protocol's StepState. The runtime keeps its own shape;
+// this is the one place that translates it for the wire.
+import type { StepState } from '../../shared/protocol/commands';
+import type { Controller, StepperState } from '../runtime';
+import type { ControllerStepper } from './transport/ports';
 
-/** A breakpoint command as the port receives it: conditions to add, or an id to remove or toggle. */
-export interface StepBreakpointChange {
-  key?: string;
-  onError?: boolean;
-  outcome?: BreakOutcome;
-  minAttempt?: number;
-  id?: string;
-  enabled?: boolean;
-}
-
-export interface StepPort {
-  hold(): StepState;
-  next(): StepState & { released?: string };
-  resume(): StepState;
-  setBreakpoint(bp: StepBreakpointChange, remove: boolean): StepState;
-  runTo(key: string): StepState;
-  state(): StepState;
-  onChange(listener: (state: StepState) => void): () => void;
-}
-
-export function stepPort(controller: Controller): StepPort {
+export function stepPort(controller: Controller): Required<ControllerStepper> {
   const s = controller.stepper;
   const view = (st: StepperState = s.state()): StepState => ({
     controller: controller.name,
