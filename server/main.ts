@@ -22,10 +22,7 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
-export async function runApp(
-  opts: DashboardCommand,
-  log: (line: string) => void = console.log,
-): Promise<RunningApp> {
+export async function runApp(opts: DashboardCommand, log: (line: string) => void = console.log): Promise<RunningApp> {
   const auth = { host: opts.host, port: opts.port, ...(opts.authToken ? { token: opts.authToken } : {}), log };
   if (opts.cluster.mode === 'replay') {
     const r = await openReplay({ file: opts.cluster.file, speed: opts.cluster.speed });
@@ -45,6 +42,17 @@ export async function runApp(
       ? { ...opts.cluster, ...(opts.namespace ? { namespace: opts.namespace } : {}) }
       : opts.cluster,
   );
+  // A start that fails after the cluster is up (a busy port, a bad module) stops what it started, so no
+  // sandbox keeps running and no temp dir is left behind.
+  const undo: (() => Promise<void>)[] = [() => cluster.stop()];
+  const orUndo = async <T>(step: () => Promise<T>): Promise<T> => {
+    try {
+      return await step();
+    } catch (err) {
+      for (const u of undo.reverse()) await u().catch(() => {});
+      throw err;
+    }
+  };
   const writable = cluster.kind !== 'kubeconfig' || opts.allowWrites;
   const controllers = opts.controllers.filter((c: DemoName) => writable || !WRITING_DEMOS.has(c));
   for (const c of opts.controllers.filter((n) => !controllers.includes(n))) {
@@ -65,13 +73,14 @@ export async function runApp(
       ...(writable ? {} : { newClient: (o) => readOnlyClient(new CachedClient(o), cluster.name) }),
     });
   const manager = clusterManager();
-  await registerDemoControllers(manager, controllers, { namespace: 'demo' });
+  await orUndo(() => registerDemoControllers(manager, controllers, { namespace: 'demo' }));
   const files = opts.files ?? [];
   const user =
     files.length > 0
       ? new UserModules({ files, watch: opts.watch ?? false, probe: recorder, newManager: clusterManager, log })
       : undefined;
-  await user?.start();
+  if (user) undo.push(() => user.stop());
+  await orUndo(async () => user?.start());
   const managers = (): Manager[] => [manager, ...(user?.managers() ?? [])];
   const controllerNames = (): string[] => managers().flatMap((m) => m.getControllers().map((c) => c.name));
 
@@ -80,29 +89,31 @@ export async function runApp(
     managers()
       .flatMap((m) => m.getControllers())
       .find((c) => c.name === name);
-  const dashboard = await startDashboard({
-    ...auth,
-    recorder,
-    registry,
-    cluster: controls.info,
-    controllers: controllerNames,
-    ports: {
-      steppers: (name) => {
-        const c = byName(name);
-        return c ? stepPort(c) : undefined;
+  const dashboard = await orUndo(() =>
+    startDashboard({
+      ...auth,
+      recorder,
+      registry,
+      cluster: controls.info,
+      controllers: controllerNames,
+      ports: {
+        steppers: (name) => {
+          const c = byName(name);
+          return c ? stepPort(c) : undefined;
+        },
+        requeuer: {
+          requeue: (name, key) =>
+            byName(name) ? (byName(name)?.requeue(key, 'requested from the dashboard'), true) : false,
+        },
+        cluster: controls,
+        cacheComparer: cacheComparerOver({
+          caches: () => managers().map((m) => m.getCache()),
+          reader: () => manager.getAPIReader(),
+          ...(opts.namespace ? { namespace: opts.namespace } : {}),
+        }),
       },
-      requeuer: {
-        requeue: (name, key) =>
-          byName(name) ? (byName(name)?.requeue(key, 'requested from the dashboard'), true) : false,
-      },
-      cluster: controls,
-      cacheComparer: cacheComparerOver({
-        caches: () => managers().map((m) => m.getCache()),
-        reader: () => manager.getAPIReader(),
-        ...(opts.namespace ? { namespace: opts.namespace } : {}),
-      }),
-    },
-  });
+    }),
+  );
   const writer = opts.record
     ? new RecordingWriter({
         recorder,
