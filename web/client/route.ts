@@ -51,9 +51,23 @@ export function useRoute(serverHash = ''): Route {
   return parseRoute(hash);
 }
 
-/** Goes to a panel; fields not given are kept from the current route (the focus follows the user). */
+/**
+ * The route after a navigation. Fields not given are kept (the focus follows the user), except a key when
+ * the controller or informer changes: a key belongs to its controller's queue or its informer's cache, and
+ * kept across a change it would show another object (or nothing) under the new one.
+ */
+export function nextRoute(cur: Route, to: Partial<Route> & { panel: PanelId }, keepFocus = true): Route {
+  if (!keepFocus) return { ...to };
+  const next: Route = { ...cur, ...to };
+  const moved =
+    (to.controller !== undefined && to.controller !== cur.controller) ||
+    (to.informer !== undefined && to.informer !== cur.informer);
+  if (moved && !('key' in to)) delete next.key;
+  for (const f of ['informer', 'controller', 'key'] as const) if (next[f] === undefined) delete next[f];
+  return next;
+}
+
+/** Goes to a panel, keeping the focus that still applies (see nextRoute). */
 export function navigate(to: Partial<Route> & { panel: PanelId }, keepFocus = true): void {
-  const cur = parseRoute(currentHash());
-  const next: Route = keepFocus ? { ...cur, ...to } : to;
-  window.location.hash = formatRoute(next);
+  window.location.hash = formatRoute(nextRoute(parseRoute(currentHash()), to, keepFocus));
 }
