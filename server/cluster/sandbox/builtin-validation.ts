@@ -1,7 +1,9 @@
-// Kind-specific validation of built-ins that clients trip over (kubernetes pkg/apis/core/validation):
-// ConfigMap and Secret data keys.
+// Kind-specific validation of built-ins that clients trip over (kubernetes pkg/apis/core/validation,
+// pkg/apis/apps/validation): ConfigMap and Secret data keys, workload selectors against their templates.
 import type { KubeObject } from '../../../shared/models/object';
-import { invalid, type FieldError } from './status-errors';
+import { labelSelectorFromObject } from './selectors';
+import { invalid, required, type FieldError } from './status-errors';
+import { isObject } from './util';
 
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const CONFIG_KEY_MESSAGE =
@@ -28,6 +30,28 @@ export function validateConfigData(kind: 'ConfigMap' | 'Secret'): (o: KubeObject
           );
       }
     }
+    return errs;
+  };
+}
+
+/** Deployments, ReplicaSets, StatefulSets, DaemonSets: a non-empty spec.selector that selects the template. */
+export function validateWorkloadSelector(kind: string): (o: KubeObject) => FieldError[] {
+  return (o) => {
+    const spec = isObject(o.spec) ? o.spec : {};
+    const template = isObject(spec.template) ? spec.template : {};
+    const meta = isObject(template.metadata) ? template.metadata : {};
+    const labels = (isObject(meta.labels) ? meta.labels : {}) as Record<string, string>;
+    const sel = spec.selector;
+    const errs: FieldError[] = [];
+    if (!isObject(sel)) errs.push(required('spec.selector'));
+    else if (!Object.keys(sel.matchLabels ?? {}).length && !(sel.matchExpressions as unknown[] | undefined)?.length) {
+      errs.push(invalid('spec.selector', sel, `empty selector is invalid for ${kind.toLowerCase()}`));
+      return errs;
+    }
+    const matches =
+      isObject(sel) && labelSelectorFromObject(sel as Parameters<typeof labelSelectorFromObject>[0]).matches(labels);
+    if (!matches)
+      errs.push(invalid('spec.template.metadata.labels', labels, '`selector` does not match template `labels`'));
     return errs;
   };
 }

@@ -9,7 +9,7 @@ import * as core from './defaults-core';
 import * as kinds from './defaults-kinds';
 import { hpaV1FromStorage, hpaV1ToStorage } from './hpa-v1';
 import { virtualCreate } from './reviews';
-import { validateConfigData } from './builtin-validation';
+import { validateConfigData, validateWorkloadSelector } from './builtin-validation';
 import type { Clock } from '../../runtime/util/clock';
 import { STANDARD_VERBS, type ResourceType, type SubresourceInfo } from './resources';
 
@@ -81,10 +81,26 @@ function kindRules(clock: Clock): Record<string, Rules> {
     '/persistentvolumes': { returnsDeletedObject: true, prepareForCreate: kinds.pvDefaulter(now) },
     '/limitranges': { prepareForCreate: kinds.defaultLimitRange },
     '/resourcequotas': { returnsDeletedObject: true, prepareForCreate: (o) => void (o.status = {}) },
-    'apps/deployments': { generation: 'specOrAnnotations', prepareForCreate: core.defaultDeployment },
-    'apps/replicasets': { generation: 'spec', prepareForCreate: core.defaultReplicaSet },
-    'apps/statefulsets': { generation: 'spec', prepareForCreate: kinds.defaultStatefulSet },
-    'apps/daemonsets': { generation: 'spec', prepareForCreate: kinds.defaultDaemonSet },
+    'apps/deployments': {
+      generation: 'specOrAnnotations',
+      prepareForCreate: core.defaultDeployment,
+      validate: validateWorkloadSelector('Deployment'),
+    },
+    'apps/replicasets': {
+      generation: 'spec',
+      prepareForCreate: core.defaultReplicaSet,
+      validate: validateWorkloadSelector('ReplicaSet'),
+    },
+    'apps/statefulsets': {
+      generation: 'spec',
+      prepareForCreate: kinds.defaultStatefulSet,
+      validate: validateWorkloadSelector('StatefulSet'),
+    },
+    'apps/daemonsets': {
+      generation: 'spec',
+      prepareForCreate: kinds.defaultDaemonSet,
+      validate: validateWorkloadSelector('DaemonSet'),
+    },
     'batch/jobs': { generation: 'spec', prepareForCreate: kinds.defaultJob },
     'batch/cronjobs': { generation: 'spec', prepareForCreate: kinds.defaultCronJob },
     'autoscaling/horizontalpodautoscalers': { prepareForCreate: kinds.defaultHpa },

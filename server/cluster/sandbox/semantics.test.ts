@@ -7,6 +7,12 @@ import { StatusError } from './status-errors';
 
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
 const DEPLOY = { apiVersion: 'apps/v1', kind: 'Deployment' };
+/** A Deployment spec kube-apiserver accepts: a selector that selects the template. */
+const deploySpec = (replicas: number): Record<string, unknown> => ({
+  replicas,
+  selector: { matchLabels: { a: 'b' } },
+  template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+});
 const servers: SandboxServer[] = [];
 
 function sandbox(opts: { garbageCollector?: boolean } = {}): { s: SandboxServer; clock: FakeClock } {
@@ -44,7 +50,7 @@ describe('create', () => {
     const d = s.store.create({
       ...DEPLOY,
       metadata: { name: 'd', namespace: 'default' },
-      spec: { selector: { matchLabels: { a: 'b' } } },
+      spec: { ...deploySpec(1), replicas: undefined },
     });
     expect(d.metadata.generation).toBe(1);
     expect((d.spec as { replicas: number }).replicas).toBe(1);
@@ -138,7 +144,7 @@ describe('update', () => {
 
   it('bumps Deployment generation on spec or annotation changes, never on status', () => {
     const { s } = sandbox();
-    const d = s.store.create({ ...DEPLOY, metadata: { name: 'd', namespace: 'default' }, spec: { replicas: 1 } });
+    const d = s.store.create({ ...DEPLOY, metadata: { name: 'd', namespace: 'default' }, spec: deploySpec(1) });
     const d2 = s.store.update({ ...d, spec: { ...(d.spec as object), replicas: 2 } });
     expect(d2.metadata.generation).toBe(2);
     const d3 = s.store.update({ ...d2, metadata: { ...d2.metadata, annotations: { a: 'b' } } });
@@ -262,7 +268,7 @@ describe('delete and finalizers', () => {
 
 describe('garbage collection', () => {
   const owner = (s: SandboxServer) =>
-    s.store.create({ ...DEPLOY, metadata: { name: 'owner', namespace: 'default' }, spec: { replicas: 1 } });
+    s.store.create({ ...DEPLOY, metadata: { name: 'owner', namespace: 'default' }, spec: deploySpec(1) });
   const dependent = (s: SandboxServer, o: KubeObject, name: string, block = false) =>
     s.store.create({
       ...CM,

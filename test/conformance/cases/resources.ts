@@ -121,6 +121,35 @@ export function resourceCases(target: GetTarget, _targetName: TargetName): void 
       }
     });
 
+    it('refuses a workload whose selector is missing, empty or does not select its template', async () => {
+      const t = target();
+      const ns = await newNamespace(t);
+      const template = { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i' }] } };
+      const refused = async (kind: string, name: string, spec: Record<string, unknown>): Promise<string> =>
+        statusOf(
+          await apiError(
+            t.client.create({
+              apiVersion: 'apps/v1',
+              kind,
+              metadata: { name, namespace: ns },
+              spec: { ...spec, template },
+            }),
+          ),
+        ).message ?? '';
+      const mismatch =
+        'spec.template.metadata.labels: Invalid value: {"app":"a"}: `selector` does not match template `labels`';
+      expect(await refused('Deployment', 'a', {})).toBe(
+        `Deployment.apps "a" is invalid: [spec.selector: Required value, ${mismatch}]`,
+      );
+      expect(await refused('Deployment', 'f', { selector: {} })).toBe(
+        'Deployment.apps "f" is invalid: spec.selector: Invalid value: {}: empty selector is invalid for deployment',
+      );
+      for (const kind of ['StatefulSet', 'DaemonSet', 'ReplicaSet'])
+        expect(await refused(kind, 'x', { selector: { matchLabels: { app: 'x' } } })).toBe(
+          `${kind}.apps "x" is invalid: ${mismatch}`,
+        );
+    });
+
     it('lists events.k8s.io/v1 Events by label and by field selector', async () => {
       const t = target();
       const ns = await newNamespace(t);
