@@ -11,28 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxServer } from '../../server/cluster/sandbox';
 import { runAttach, type RunningAttach } from '../../server/attach';
 import { LoopbackClient } from '../loopback/loopback-client';
+import { apply, until } from './support/cluster';
 import { REPO, go, goBinary, startGo } from './support/go-tool';
 
 const EXAMPLE = join(REPO, 'examples', 'go-operator');
-
-async function until<T>(what: string, probe: () => T | undefined | false, timeoutMs = 60_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function apply(base: string, path: string, obj: unknown): Promise<void> {
-  const res = await fetch(`${base}${path}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(obj),
-  });
-  if (!res.ok) throw new Error(`POST ${path}: ${res.status} ${await res.text()}`);
-}
 
 describe.skipIf(!goBinary())('Go example operator, attached', () => {
   let sandbox: SandboxServer;

@@ -31,11 +31,12 @@ func init() {
 }
 
 func main() {
-	var metricsAddr, probeAddr string
+	var metricsAddr, probeAddr, leaderElectionNamespace string
 	var enableLeaderElection, buggy bool
 	flag.StringVar(&metricsAddr, "metrics-bind-address", "0", "The address the metrics endpoint binds to (0 turns it off).")
 	flag.StringVar(&probeAddr, "health-probe-bind-address", "0", "The address the probe endpoint binds to (0 turns it off).")
 	flag.BoolVar(&enableLeaderElection, "leader-elect", false, "Enable leader election, so only one replica is active.")
+	flag.StringVar(&leaderElectionNamespace, "leader-election-namespace", "", "Namespace of the leader election Lease (needed outside a cluster).")
 	flag.BoolVar(&buggy, "buggy", false, "Write status.lastReconcileTime on every pass (a hot loop, for the dashboard to find).")
 	opts := zap.Options{Development: true}
 	opts.BindFlags(flag.CommandLine)
@@ -43,11 +44,12 @@ func main() {
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&opts)))
 
 	mgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), scope.Options(ctrl.Options{
-		Scheme:                 scheme,
-		Metrics:                metricsserver.Options{BindAddress: metricsAddr},
-		HealthProbeBindAddress: probeAddr,
-		LeaderElection:         enableLeaderElection,
-		LeaderElectionID:       "website-operator.example.controller-scope.dev",
+		Scheme:                  scheme,
+		Metrics:                 metricsserver.Options{BindAddress: metricsAddr},
+		HealthProbeBindAddress:  probeAddr,
+		LeaderElection:          enableLeaderElection,
+		LeaderElectionID:        "website-operator.example.controller-scope.dev",
+		LeaderElectionNamespace: leaderElectionNamespace,
 	}))
 	if err != nil {
 		setupLog.Error(err, "unable to start manager")

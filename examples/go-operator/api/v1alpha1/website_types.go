@@ -20,7 +20,7 @@ type WebsiteStatus struct {
 	AvailableReplicas  int32              `json:"availableReplicas,omitempty"`
 	Conditions         []metav1.Condition `json:"conditions,omitempty"`
 	// LastReconcileTime is written on every pass only by the buggy variant: that write is the hot loop.
-	LastReconcileTime *metav1.Time `json:"lastReconcileTime,omitempty"`
+	LastReconcileTime *metav1.MicroTime `json:"lastReconcileTime,omitempty"`
 }
 
 // +kubebuilder:object:root=true

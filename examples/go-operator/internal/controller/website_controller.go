@@ -64,7 +64,7 @@ func (r *WebsiteReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ct
 	status.ObservedGeneration = site.Generation
 	status.AvailableReplicas = deploy.Status.AvailableReplicas
 	if r.Buggy {
-		now := metav1.Now()
+		now := metav1.NowMicro()
 		status.LastReconcileTime = &now
 	}
 	if !equality.Semantic.DeepEqual(status, &site.Status) {
