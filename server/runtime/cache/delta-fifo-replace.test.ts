@@ -217,3 +217,20 @@ describe('delta_fifo_test: Replace', () => {
     }
   });
 });
+
+describe('delta_fifo_test: TestDeltaFIFO_replaceWithDeleteDeltaIn, in both Replace modes', () => {
+  // A queued Delete must not swallow the Sync/Replaced that a relist adds after it (missed creates).
+  for (const replaced of [false, true]) {
+    it(`Delete then Replace keeps both deltas (${replaced ? 'Replaced' : 'Sync'} mode)`, async () => {
+      const f = fifo({ known: literalLister(mk('foo', 1)), replaced });
+      f.delete(mk('foo', 1));
+      f.replace([mk('foo', 2)], '0');
+      expect(await drain(f)).toEqual([
+        [
+          { type: 'Deleted', object: mk('foo', 1) },
+          { type: replaced ? 'Replaced' : 'Sync', object: mk('foo', 2) },
+        ],
+      ]);
+    });
+  }
+});

@@ -333,3 +333,81 @@ describe('Manager health probes', () => {
     await flushMicrotasks();
   });
 });
+
+// manager_test.go: leader election during shutdown and the stop procedure's errors.
+describe('Manager stop procedure', () => {
+  const le = { leaderElection: true, leaderElectionID: 'test-lease', leaderElectionNamespace: 'default' };
+  type Holder = { holder(): string };
+
+  it('cancels leader election only after every runnable is done (the lease is held until then)', async () => {
+    const clock = new FakeClock();
+    const client = leaseStore();
+    const { m } = newTestManager(
+      { ...le, identity: 'one', client, leaderElectionReleaseOnCancel: true, gracefulShutdownTimeoutMs: 1000 },
+      clock,
+    );
+    let holderWhenRunnableDone: string | undefined;
+    m.add(
+      runnableFunc(async (signal) => {
+        await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+        await clock.sleep(100);
+        holderWhenRunnableDone = (client as unknown as Holder).holder();
+      }),
+    );
+    const ac = new AbortController();
+    const run = m.start(ac.signal);
+    await until(clock, () => m.isLeader());
+    ac.abort();
+    await clock.advance(100);
+    await run;
+    expect(holderWhenRunnableDone).toBe('one');
+    expect((client as unknown as Holder).holder()).toBe('');
+  });
+
+  it('a manager stopped before it was elected never becomes leader afterwards', async () => {
+    const clock = new FakeClock();
+    const client = leaseStore();
+    const first = newTestManager({ ...le, identity: 'one', client, leaderElectionReleaseOnCancel: true }, clock).m;
+    const second = newTestManager({ ...le, identity: 'two', client }, clock).m;
+    let secondRan = false;
+    second.add(runnableFunc(async () => void (secondRan = true)));
+    const ac1 = new AbortController();
+    const ac2 = new AbortController();
+    const r1 = first.start(ac1.signal);
+    await until(clock, () => first.isLeader());
+    const r2 = second.start(ac2.signal);
+    await clock.advance(5_000);
+    ac2.abort();
+    await r2;
+    ac1.abort();
+    await r1;
+    await clock.advance(60_000);
+    expect(second.isLeader()).toBe(false);
+    expect(secondRan).toBe(false);
+    expect((client as unknown as Holder).holder()).toBe('');
+  });
+
+  it('returns both the runnable error and the stop error when both happen', async () => {
+    const { m, clock } = newTestManager({ gracefulShutdownTimeoutMs: 1000 });
+    m.add(runnableFunc(() => new Promise<void>(() => undefined)));
+    m.add(runnableFunc(async () => Promise.reject(new Error('runnable failed'))));
+    let out: string | undefined;
+    void m.start(new AbortController().signal).catch((e: Error) => (out = e.message));
+    await until(clock, () => out !== undefined);
+    expect(out).toBe(
+      '[runnable failed, failed waiting for all runnables to end within grace period of 1s: context deadline exceeded]',
+    );
+  });
+
+  it('returns only the stop error when no runnable failed', async () => {
+    const { m, clock } = newTestManager({ gracefulShutdownTimeoutMs: 1000 });
+    m.add(runnableFunc(() => new Promise<void>(() => undefined)));
+    const ac = new AbortController();
+    let out: string | undefined;
+    void m.start(ac.signal).catch((e: Error) => (out = e.message));
+    await until(clock, () => m.isLeader());
+    ac.abort();
+    await until(clock, () => out !== undefined);
+    expect(out).toBe('failed waiting for all runnables to end within grace period of 1s: context deadline exceeded');
+  });
+});
