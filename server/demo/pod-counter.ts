@@ -21,6 +21,7 @@ import {
   type Request,
   type Result,
 } from '../runtime';
+import { serveDashboard } from '../dashboard';
 
 const Pod = { apiVersion: 'v1', kind: 'Pod' } as const;
 const PodList = { apiVersion: 'v1', kind: 'PodList' } as const;
@@ -42,10 +43,15 @@ export class PodCounter implements Reconciler {
   }
 }
 
-/** The seed's main(): run with `npx tsx server/demo/pod-counter.ts` against your current kubeconfig. */
+/**
+ * The seed's main(), plus the one line that puts it on the dashboard (in a project that installed the
+ * package: `import { serveDashboard } from 'controller-scope/dashboard'`). Run it with
+ * `npx tsx server/demo/pod-counter.ts` against your current kubeconfig, then open http://127.0.0.1:7070.
+ */
 export async function main(): Promise<void> {
   const cfg = getConfigOrDie();
   const mgr = newManager(cfg, {});
+  await serveDashboard(mgr);
 
   const r = new PodCounter(mgr.getClient());
 

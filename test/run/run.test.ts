@@ -154,7 +154,9 @@ describe('controller-scope run --watch', () => {
     expect(m.running).toBe(2);
     expect(second.lastSeq).toBeGreaterThan(seqBefore);
     // The restart is marked: a notable line at the seq the reload began.
-    expect(second.notable.some((n) => n.seq === m.reloads[0]?.seq && /reloading after a change/.test(n.text))).toBe(true);
+    expect(second.notable.some((n) => n.seq === m.reloads[0]?.seq && /reloading after a change/.test(n.text))).toBe(
+      true,
+    );
 
     writeFileSync(join(dir, 'settings.ts'), 'export const VERSION = ;\n');
     const broken = await cli.waitForView('generation 3 failed', (v) => moduleOf(v, file)?.generation === 3);

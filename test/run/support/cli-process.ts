@@ -19,12 +19,21 @@ export interface CliProcess {
   stop(): Promise<void>;
 }
 
-export async function startCli(
-  args: string[],
-  opts: { cwd?: string; bin?: string; env?: NodeJS.ProcessEnv } = {},
-): Promise<CliProcess> {
-  const bin = opts.bin ?? resolve(REPO_ROOT, 'bin', 'controller-scope.mjs');
-  const child: ChildProcess = spawn(process.execPath, [bin, ...args], {
+export interface StartOptions {
+  cwd?: string;
+  env?: NodeJS.ProcessEnv;
+  /** The line that names the dashboard's URL. Default the CLI's "controller-scope is running: open URL". */
+  urlLine?: RegExp;
+}
+
+/** `controller-scope ARGS…` through a bin (default this checkout's). */
+export function startCli(args: string[], opts: StartOptions & { bin?: string } = {}): Promise<CliProcess> {
+  return startNode([opts.bin ?? resolve(REPO_ROOT, 'bin', 'controller-scope.mjs'), ...args], opts);
+}
+
+/** `node ARGS…`, for a user's own program that serves the dashboard. */
+export async function startNode(nodeArgs: string[], opts: StartOptions = {}): Promise<CliProcess> {
+  const child: ChildProcess = spawn(process.execPath, nodeArgs, {
     cwd: opts.cwd ?? REPO_ROOT,
     env: { ...process.env, ...opts.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,7 +52,8 @@ export async function startCli(
       await new Promise((r) => setTimeout(r, 50));
     }
   };
-  const urlOf = (): string | undefined => /controller-scope is running: open (\S+)/.exec(out)?.[1];
+  const urlLine = opts.urlLine ?? /controller-scope is running: open (\S+)/;
+  const urlOf = (): string | undefined => urlLine.exec(out)?.[1];
   await until('the dashboard URL', () => urlOf() !== undefined, 60_000);
   const url = urlOf() as string;
   const client = new LoopbackClient(url);
@@ -68,7 +78,9 @@ export async function startCli(
         },
         timeoutMs,
       ).catch((err: unknown) => {
-        throw last instanceof Error ? new Error(`${(err as Error).message}\nlast check failed: ${last.message}`) : err;
+        const seen = `client at seq ${client.at}, controllers ${Object.keys(client.view.controllers).join(',') || 'none'}, ${JSON.stringify(client.stats)}`;
+        const why = last instanceof Error ? `\nlast check failed: ${last.message}` : '';
+        throw new Error(`${(err as Error).message}\n${seen}${why}`);
       });
       return client.view;
     },
