@@ -87,7 +87,7 @@ const CACHE_VALUES = words(`
 const CACHE_TYPES = words(`
   BackoffManagerOptions BackoffOptions CacheStoreOptions ControllerConfig Delta DeltaFIFOOptions DeltaStore
   DeltaType Deltas FIFOOptions FifoKind HandlerOptions IndexFunc Indexer IndexerInformerOptions Indexers KeyFunc
-  KeyListerGetter Notification ObjectName PagedList PopProcessFunc Queue RealFIFOOptions ReflectorOptions
+  KeyListerGetter Notification ObjectName PagedList PopProcessFunc Queue RealFIFOOptions ReflectorOptions ReflectorTuning
   ReflectorStore ResourceEventHandler ResourceEventHandlerRegistration SharedIndexInformer
   SharedIndexInformerOptions Store Transaction TransformFunc WatchErrorHandler
 `);

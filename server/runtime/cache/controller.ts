@@ -4,7 +4,7 @@ import type { KubeObject } from '../../../shared/models/object';
 import type { ListerWatcher } from '../client/lister-watcher';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
-import type { BackoffOptions } from './backoff';
+import { pickReflectorTuning, type ReflectorTuning } from './reflector-options';
 import { DeltaFIFO, type Deltas } from './delta-fifo';
 import { FIFOClosedError, type PopProcessFunc, type Queue } from './fifo';
 import type {
@@ -20,7 +20,7 @@ import { Reflector } from './reflector';
 import { newIndexer } from './indexer';
 import type { CacheStore } from './store';
 
-export interface ControllerConfig<T extends KubeObject> {
+export interface ControllerConfig<T extends KubeObject> extends ReflectorTuning {
   queue: Queue<Deltas<T>, T>;
   listerWatcher: ListerWatcher<T>;
   /** Runs on each popped item, before the next pop. */
@@ -31,11 +31,6 @@ export interface ControllerConfig<T extends KubeObject> {
   fullResyncPeriodMs?: number;
   shouldResync?: () => boolean;
   watchErrorHandler?: WatchErrorHandler;
-  /** Default 0 (pager rules). */
-  watchListPageSize?: number;
-  minWatchTimeoutMs?: number;
-  backoff?: Partial<BackoffOptions>;
-  maxInternalErrorRetryDurationMs?: number;
   /** Default realClock. */
   clock?: Clock;
   /** Default NOOP_PROBE. */
@@ -43,8 +38,6 @@ export interface ControllerConfig<T extends KubeObject> {
   /** Names the informer in probe events. Default objectType. */
   informer?: string;
   random?: () => number;
-  /** Initial sync through a WatchList stream instead of LIST. Default as the Reflector's. */
-  useWatchList?: boolean;
 }
 
 /** cache.Controller (the low-level one). */
@@ -64,14 +57,10 @@ export class Controller<T extends KubeObject = KubeObject> {
       resyncPeriodMs: config.fullResyncPeriodMs ?? 0,
       ...(config.shouldResync ? { shouldResync: config.shouldResync } : {}),
       ...(config.watchErrorHandler ? { watchErrorHandler: config.watchErrorHandler } : {}),
-      watchListPageSize: config.watchListPageSize ?? 0,
-      ...(config.minWatchTimeoutMs !== undefined ? { minWatchTimeoutMs: config.minWatchTimeoutMs } : {}),
-      ...(config.backoff ? { backoff: config.backoff } : {}),
-      maxInternalErrorRetryDurationMs: config.maxInternalErrorRetryDurationMs ?? 0,
+      ...pickReflectorTuning(config),
       clock: config.clock ?? realClock,
       probe: config.probe ?? NOOP_PROBE,
       ...(config.random ? { random: config.random } : {}),
-      ...(config.useWatchList !== undefined ? { useWatchList: config.useWatchList } : {}),
     });
   }
 

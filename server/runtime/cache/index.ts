@@ -49,6 +49,7 @@ export {
   isInternalError,
 } from './reflector-errors';
 export { Reflector, DEFAULT_MIN_WATCH_TIMEOUT_MS, type ReflectorOptions } from './reflector';
+export type { ReflectorTuning } from './reflector-options';
 export { INITIAL_EVENTS_END_ANNOTATION } from './watch-handler';
 export {
   Controller,

@@ -5,7 +5,7 @@ import type { InformerId } from '../../../shared/protocol/ids';
 import type { ListerWatcher } from '../client/lister-watcher';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
-import type { BackoffOptions } from './backoff';
+import { pickReflectorTuning, type ReflectorTuning } from './reflector-options';
 import { Controller, processDeltas } from './controller';
 import { DeltaFIFO, type Deltas } from './delta-fifo';
 import type { Queue } from './fifo';
@@ -32,7 +32,8 @@ export const MINIMUM_RESYNC_PERIOD_MS = 1000;
 
 export type FifoKind = 'DeltaFIFO' | 'RealFIFO';
 
-export interface SharedIndexInformerOptions<T extends KubeObject> {
+/** Reflector tuning (ReflectorTuning) is handed to the reflector unchanged. */
+export interface SharedIndexInformerOptions<T extends KubeObject> extends ReflectorTuning {
   listerWatcher: ListerWatcher<T>;
   /** gvk string, e.g. "v1/Pod" or "apps/v1/Deployment": the informer id and the expected event type. Default "". */
   objectType?: string;
@@ -46,11 +47,6 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   transform?: TransformFunc<T>;
   /** Default none (the probe still reports errors). */
   watchErrorHandler?: WatchErrorHandler;
-  /** Reflector tuning; defaults as upstream. */
-  watchListPageSize?: number;
-  minWatchTimeoutMs?: number;
-  backoff?: Partial<BackoffOptions>;
-  maxInternalErrorRetryDurationMs?: number;
   /** Default realClock. */
   clock?: Clock;
   /** Default NOOP_PROBE. */
@@ -59,8 +55,6 @@ export interface SharedIndexInformerOptions<T extends KubeObject> {
   informerId?: InformerId;
   /** Default Math.random (backoff jitter, watch timeouts). */
   random?: () => number;
-  /** Initial sync (and relists) through a WatchList stream (sendInitialEvents) instead of LIST. Default as the Reflector's. */
-  useWatchList?: boolean;
 }
 
 export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implements SharedIndexInformer<T> {
@@ -228,14 +222,8 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
       fullResyncPeriodMs: this.resyncCheckPeriod,
       shouldResync: () => this.processor.shouldResync(),
       watchErrorHandler: (err) => this.watchErrorHandler?.(err),
-      ...(o.watchListPageSize !== undefined ? { watchListPageSize: o.watchListPageSize } : {}),
-      ...(o.minWatchTimeoutMs !== undefined ? { minWatchTimeoutMs: o.minWatchTimeoutMs } : {}),
-      ...(o.backoff ? { backoff: o.backoff } : {}),
-      ...(o.maxInternalErrorRetryDurationMs !== undefined
-        ? { maxInternalErrorRetryDurationMs: o.maxInternalErrorRetryDurationMs }
-        : {}),
+      ...pickReflectorTuning(o),
       ...(o.random ? { random: o.random } : {}),
-      ...(o.useWatchList !== undefined ? { useWatchList: o.useWatchList } : {}),
       clock: this.clock,
       probe: this.probe,
     });
