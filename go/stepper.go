@@ -50,12 +50,19 @@ func (st *stepper) beforeGet() bool {
 func (st *stepper) afterGet(key string, admitted bool) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
-	if admitted || !(st.keys[key] || st.once[key]) || st.closed {
+	if admitted || st.closed {
 		return
 	}
-	delete(st.once, key)
-	st.holding = true
-	st.pausedAt = &protocol.StepStatePausedAt{Key: key, Reason: "key"}
+	switch {
+	case st.keys[key] || st.once[key]:
+		delete(st.once, key)
+		st.holding = true
+		st.pausedAt = &protocol.StepStatePausedAt{Key: key, Reason: "key"}
+	case !st.holding:
+		return
+	}
+	// Holding began while this worker waited for a key (or the key has a breakpoint): the key stays with
+	// this worker until a release.
 	for st.holding && st.releases == 0 && !st.closed {
 		st.cond.Wait()
 	}

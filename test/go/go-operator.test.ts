@@ -102,6 +102,24 @@ describe.skipIf(!goBinary())('Go example operator, attached', () => {
     );
   });
 
+  it('holds the Go controller in step mode and releases one key at a time', async () => {
+    const before = () => client.view.controllers['website']?.totalReconciles ?? 0;
+    const hold = await client.command({ type: 'step.hold', controller: 'website' });
+    expect(hold.ok).toBe(true);
+    // Commands reach the process in order, so the hold is in force when the requeue arrives.
+    const held = before();
+    expect((await client.command({ type: 'requeue', controller: 'website', key: 'default/hello' })).ok).toBe(true);
+    // A worker already waiting for a key takes it, then holds it until released.
+    await until(
+      'the requeued key taken and held',
+      () => (client.view.controllers['website']?.depth.processing ?? 0) > 0,
+    );
+    expect(before()).toBe(held);
+    expect((await client.command({ type: 'step.next', controller: 'website' })).ok).toBe(true);
+    await until('one reconcile released', () => before() > held);
+    expect((await client.command({ type: 'step.resume', controller: 'website' })).ok).toBe(true);
+  });
+
   it('reports the process as gone when it stops', async () => {
     operator?.kill();
     operator = undefined;

@@ -75,8 +75,17 @@ export class BridgeConnection {
     await this.loop;
   }
 
+  /** Commands go one at a time, in the order given: a hold is in force before a later requeue arrives. */
+  private commands: Promise<unknown> = Promise.resolve();
+
   /** Sends a step or requeue command to the process; resolves with its Ack. */
-  async command(cmd: Record<string, unknown>): Promise<{ ok: boolean; result?: unknown; error?: string }> {
+  command(cmd: Record<string, unknown>): Promise<{ ok: boolean; result?: unknown; error?: string }> {
+    const next = this.commands.then(() => this.send(cmd));
+    this.commands = next.catch(() => undefined);
+    return next;
+  }
+
+  private async send(cmd: Record<string, unknown>): Promise<{ ok: boolean; result?: unknown; error?: string }> {
     const res = await fetch(`${this.baseUrl}/command`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...this.auth() },
