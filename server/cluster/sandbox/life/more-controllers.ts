@@ -11,6 +11,7 @@ import { enqueueRequestsFromMapFunc } from '../../../runtime/handler/enqueue-map
 import type { Manager } from '../../../runtime/manager/manager';
 import { reconcileFunc, type Request } from '../../../runtime/reconcile/reconcile';
 import { isAlreadyExists, isNotFound } from '../../../runtime/util/errors';
+import { cronJobReconciler } from './cronjob-controller';
 import { templateHash } from './workload-controllers';
 
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
@@ -331,7 +332,7 @@ function servicesSelecting(client: Client) {
   };
 }
 
-/** Registers the StatefulSet, DaemonSet, Job and EndpointSlice controllers with the sandbox's manager. */
+/** Registers the StatefulSet, DaemonSet, CronJob, Job and EndpointSlice controllers with the sandbox's manager. */
 export async function addMoreControllers(mgr: Manager): Promise<void> {
   const client = mgr.getClient();
   await newControllerManagedBy(mgr)
@@ -353,6 +354,11 @@ export async function addMoreControllers(mgr: Manager): Promise<void> {
       ),
     )
     .complete(daemonSetReconciler(client));
+  await newControllerManagedBy(mgr)
+    .named('sandbox-cronjob')
+    .for('batch/v1/CronJob')
+    .owns('batch/v1/Job')
+    .complete(cronJobReconciler(client));
   await newControllerManagedBy(mgr)
     .named('sandbox-job')
     .for('batch/v1/Job')
