@@ -32,8 +32,9 @@ export interface RunningProduct {
   stop(): Promise<void>;
 }
 
-export async function startProduct(): Promise<RunningProduct> {
-  const child: ChildProcess = spawn(process.execPath, ['bin/controller-scope.mjs', '--port', '0'], {
+/** args: what follows `controller-scope` (default none: the sandbox with the example controllers). */
+export async function startProduct(args: readonly string[] = []): Promise<RunningProduct> {
+  const child: ChildProcess = spawn(process.execPath, ['bin/controller-scope.mjs', ...args, '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, NO_COLOR: '1' },
