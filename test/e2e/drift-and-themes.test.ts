@@ -96,7 +96,9 @@ describe.skipIf(!chromiumPath)('cache drift, themes and keyboard in Chromium', (
     let after = '';
     for (let i = 0; i < 10 && !after.includes('in sync'); i++) {
       await page.click('[data-testid="drift-compare"]');
-      await page.waitForFunction("!document.querySelector('[data-testid=\"drift-compare\"]')?.textContent?.includes('listing')");
+      await page.waitForFunction(
+        "!document.querySelector('[data-testid=\"drift-compare\"]')?.textContent?.includes('listing')",
+      );
       after = (await page.textContent('[data-testid="drift-result"]')) ?? '';
       if (!after.includes('in sync')) await page.waitForTimeout(1000);
     }

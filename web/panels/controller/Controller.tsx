@@ -150,7 +150,9 @@ export function Controller({ view, route, now }: PanelProps) {
                 return (
                   <tr
                     key={w.worker}
-                    {...(shown ? activateProps(() => navigate({ panel: 'trace', controller: c.name, key: shown })) : {})}
+                    {...(shown
+                      ? activateProps(() => navigate({ panel: 'trace', controller: c.name, key: shown }))
+                      : {})}
                     className={shown ? 'clickable' : undefined}
                   >
                     <td className="num">{w.worker}</td>
