@@ -2,13 +2,14 @@
 // other (never concurrently, so they don't share the cores), and prints the figures side by side.
 //   --quick       small shapes, one repetition: a smoke run
 //   --no-go       skip the Go peers (no Go toolchain)
-//   --no-sandbox  skip the HTTP workloads against the embedded API server
+//   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
 import { availableParallelism, cpus } from 'node:os';
 import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
 import { benchProbeCost } from './probe-cost';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
+import { benchWatchDelivery } from './watch-delivery';
 import { FULL, QUICK } from './shapes';
 import { oursOnly, sideBySide } from './table';
 import { benchQueue, benchRateLimited } from './workqueue';
@@ -119,6 +120,16 @@ async function main(): Promise<void> {
     }
   }
 
+  const delivery: string[] = [];
+  if (withSandbox) {
+    log('watch delivery: sandbox, and kube-apiserver when KUBEBUILDER_ASSETS is set…');
+    try {
+      delivery.push(...(await benchWatchDelivery(quick ? 50 : 200)));
+    } catch (e) {
+      notes.push(`watch delivery not measured: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+
   const paired = new Set(peers.map((p) => p.bench));
   onlyOurs.unshift(...ours.filter((o) => !paired.has(o.bench)));
 
@@ -138,6 +149,7 @@ async function main(): Promise<void> {
     'Ours only:',
     '',
     oursOnly(onlyOurs),
+    ...(delivery.length ? ['', ...delivery] : []),
     ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
     '',
     `total bench time ${((performance.now() - began) / 1000).toFixed(0)} s`,

@@ -2,7 +2,7 @@
 // times until its own watch delivers each change, on the sandbox and, when the envtest binaries are
 // present, on kube-apiserver + etcd. The latency is what an operator's informer lags behind its own
 // writes; a large one shows up as conflicts and "already exists" on the next reconcile.
-// Run: [KUBEBUILDER_ASSETS=...] npx tsx scripts/watch-latency.ts [N]
+// Part of `npm run bench` (its lines go under the tables); alone: [KUBEBUILDER_ASSETS=...] npx tsx bench/watch-delivery.ts [N]
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { ControlPlane } from '../server/cluster/envtest';
@@ -104,37 +104,43 @@ async function measure(t: Target, n: number): Promise<{ create: Sample[]; update
   return { create, update };
 }
 
-const n = Number(process.argv[2] ?? 200);
-const rows: string[] = [];
-const report = (name: string, r: { create: Sample[]; update: Sample[] }): void => {
-  for (const [what, samples] of Object.entries(r)) {
-    const ev = samples.map((x) => x.event);
-    const first = samples.filter((x) => x.eventFirst).length;
-    rows.push(
-      `${name.padEnd(15)} ${what.padEnd(7)} event p50 ${pct(ev, 50).toFixed(2)} ms  p99 ${pct(ev, 99).toFixed(2)} ms` +
-        `  answer p50 ${pct(
-          samples.map((x) => x.answer),
-          50,
-        ).toFixed(2)} ms  event before answer ${((100 * first) / samples.length).toFixed(0)}%`,
-    );
-  }
-};
-
-const sandbox = new SandboxServer({ port: 0 });
-const { url } = await sandbox.start();
-try {
-  report('sandbox', await measure({ name: 'sandbox', url }, n));
-} finally {
-  await sandbox.stop();
-}
-if (process.env.KUBEBUILDER_ASSETS) {
-  const plane = new ControlPlane();
-  const info = await plane.start();
+/** Measures both servers (kube-apiserver only when KUBEBUILDER_ASSETS is set); one line per server and write. */
+export async function benchWatchDelivery(n: number, env: NodeJS.ProcessEnv = process.env): Promise<string[]> {
+  const rows: string[] = [
+    `watch delivery: write sent → own watch event / answer, ${n} ConfigMaps (create, then merge patch each)`,
+  ];
+  const report = (name: string, r: { create: Sample[]; update: Sample[] }): void => {
+    for (const [what, samples] of Object.entries(r)) {
+      const ev = samples.map((x) => x.event);
+      const first = samples.filter((x) => x.eventFirst).length;
+      rows.push(
+        `  ${name.padEnd(15)} ${what.padEnd(7)} event p50 ${pct(ev, 50).toFixed(2)} ms  p99 ${pct(ev, 99).toFixed(2)} ms` +
+          `  answer p50 ${pct(
+            samples.map((x) => x.answer),
+            50,
+          ).toFixed(2)} ms  event before answer ${((100 * first) / samples.length).toFixed(0)}%`,
+      );
+    }
+  };
+  const sandbox = new SandboxServer({ port: 0 });
+  const { url } = await sandbox.start();
   try {
-    report('kube-apiserver', await measure({ name: 'envtest', url: info.apiServerUrl, tls: info.tls }, n));
+    report('sandbox', await measure({ name: 'sandbox', url }, n));
   } finally {
-    await plane.stop();
+    await sandbox.stop();
   }
+  if (env.KUBEBUILDER_ASSETS) {
+    const plane = new ControlPlane({ env });
+    const info = await plane.start();
+    try {
+      report('kube-apiserver', await measure({ name: 'envtest', url: info.apiServerUrl, tls: info.tls }, n));
+    } finally {
+      await plane.stop();
+    }
+  } else rows.push('  kube-apiserver not measured: set KUBEBUILDER_ASSETS (scripts/setup-envtest.sh)');
+  return rows;
 }
-console.log(`write sent → own watch event / answer, ${n} ConfigMaps (create, then merge patch each)`);
-console.log(rows.join('\n'));
+
+if (process.argv[1] && import.meta.url.endsWith(process.argv[1].replace(/^.*\//, ''))) {
+  console.log((await benchWatchDelivery(Number(process.argv[2] ?? 200))).join('\n'));
+}
