@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject, WatchEvent } from '../../shared/models/object';
 import { ListPager, mergeFrom, newListWatchFromClient, RestClient } from '../runtime/client';
-import { tmpDir } from '../runtime/client/test-server';
+import { tmpDir } from '../runtime/testing/test-server';
 import { isAlreadyExists, isConflict, isNotFound } from '../runtime';
 import { connectCluster } from './kubeconfig';
 import type { ClusterConnection } from './kubeconfig';

@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import type http from 'node:http';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RecordedRequest, TestServer } from '../runtime/client/test-server';
+import type { RecordedRequest, TestServer } from '../runtime/testing/test-server';
 import {
   closedPort,
   configFor,
@@ -14,7 +14,7 @@ import {
   status,
   tmpDir,
   writeKubeconfig,
-} from '../runtime/client/test-server';
+} from '../runtime/testing/test-server';
 import { checkAccess, ClusterConnectError, connectCluster } from './kubeconfig';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };

@@ -109,7 +109,7 @@ export * from './predicate/predicate';
 // Go code says predicate.And / predicate.Or / predicate.Not: the generic names also live under `predicate`.
 export * as predicate from './predicate/predicate';
 export * from './predicate/label-selector';
-export * from './source/event';
+export * from './event/event';
 export * from './source/source';
 export * from './source/kind';
 export * from './source/channel';

@@ -8,7 +8,7 @@ import { ScriptedListWatch } from '../testing/scripted-list-watch';
 import { runtimeDefaults, setRuntimeDefaults, UPSTREAM_VERSION, type RuntimeDefaults } from '../upstream';
 import { metaNamespaceKeyFunc } from './keys';
 import { Reflector } from './reflector';
-import { pod } from './reflector.test-support';
+import { pod } from '../testing/reflector-fixtures';
 import { newSharedIndexInformer } from './shared-informer';
 import { newStore } from './store';
 

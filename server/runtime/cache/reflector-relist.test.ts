@@ -14,7 +14,7 @@ import { ApiError } from '../util/errors';
 import { metaNamespaceKeyFunc } from './keys';
 import { Reflector, type ReflectorOptions } from './reflector';
 import type { ReflectorStore } from './reflector-store';
-import { failWatch, funcLW, listOf, pod, rvs } from './reflector.test-support';
+import { failWatch, funcLW, listOf, pod, rvs } from '../testing/reflector-fixtures';
 import { newStore } from './store';
 
 let clock: FakeClock;

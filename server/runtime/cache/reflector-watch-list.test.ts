@@ -9,7 +9,7 @@ import { FIFO } from './fifo';
 import { metaNamespaceKeyFunc } from './keys';
 import { Reflector, type ReflectorOptions } from './reflector';
 import type { ReflectorStore } from './reflector-store';
-import { funcLW, listOf, pod } from './reflector.test-support';
+import { funcLW, listOf, pod } from '../testing/reflector-fixtures';
 import { newStore } from './store';
 import { INITIAL_EVENTS_END_ANNOTATION } from './watch-handler';
 

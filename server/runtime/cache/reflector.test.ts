@@ -10,7 +10,7 @@ import { metaNamespaceKeyFunc } from './keys';
 import { Reflector, type ReflectorOptions } from './reflector';
 import type { ReflectorStore } from './reflector-store';
 import { newStore, type CacheStore } from './store';
-import { funcLW, listOf, pod, rvs } from './reflector.test-support';
+import { funcLW, listOf, pod, rvs } from '../testing/reflector-fixtures';
 
 let clock: FakeClock;
 let ctl: AbortController;

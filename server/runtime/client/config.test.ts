@@ -4,7 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConfigError, flagValue, getConfig, getConfigOrDie, RestConfig } from './config';
-import { tmpDir, writeKubeconfig } from './test-server';
+import { tmpDir, writeKubeconfig } from '../testing/test-server';
 
 let dir: string;
 let home: string;

@@ -6,8 +6,8 @@ import { FakeClock } from '../testing/fake-clock';
 import { ApiError } from '../util/errors';
 import { HttpClient, TransportReason } from './http';
 import { decodeWatchLine } from './list-watch';
-import type { TestServer } from './test-server';
-import { configFor, startTestServer } from './test-server';
+import type { TestServer } from '../testing/test-server';
+import { configFor, startTestServer } from '../testing/test-server';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

@@ -6,7 +6,7 @@ import { newRegistry } from '../metrics/registry';
 import { registerRESTClientMetrics, restClientMetrics } from '../metrics/client-go-adapter';
 import { RestConfig } from './config';
 import { HttpClient } from './http';
-import { closedPort, configFor, sendJson, startTestServer, status, type TestServer } from './test-server';
+import { closedPort, configFor, sendJson, startTestServer, status, type TestServer } from '../testing/test-server';
 
 const servers: TestServer[] = [];
 afterEach(async () => {

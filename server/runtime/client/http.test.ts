@@ -15,7 +15,7 @@ import {
 import { realClock } from '../util/clock';
 import { getConfig, RestConfig } from './config';
 import { HttpClient, TransportReason } from './http';
-import type { TestServer } from './test-server';
+import type { TestServer } from '../testing/test-server';
 import {
   closedPort,
   configFor,
@@ -25,7 +25,7 @@ import {
   status,
   tmpDir,
   writeKubeconfig,
-} from './test-server';
+} from '../testing/test-server';
 
 const servers: TestServer[] = [];
 const dirs: string[] = [];

@@ -8,8 +8,8 @@ import { HttpClient } from './http';
 import type { ListerWatcher, ListOptions, WatchStream } from './lister-watcher';
 import { decodeWatchLine, newListWatchForGVK, newListWatchFromClient } from './list-watch';
 import { ListPager } from './pager';
-import type { RecordedRequest, TestServer } from './test-server';
-import { configFor, sendJson, startTestServer, status } from './test-server';
+import type { RecordedRequest, TestServer } from '../testing/test-server';
+import { configFor, sendJson, startTestServer, status } from '../testing/test-server';
 
 const PODS = { group: '', version: 'v1', resource: 'pods' };
 const servers: TestServer[] = [];

@@ -9,8 +9,8 @@ import { ApiError, isConflict, isNotFound } from '../util/errors';
 import { HttpClient } from './http';
 import { applyPatch, createMergePatch, mergeFrom, rawPatch } from './patch';
 import { newAPIReader, newRestClient, normalizeType, RestClient } from './rest-client';
-import type { RecordedRequest, TestServer } from './test-server';
-import { configFor, sendJson, startTestServer, status } from './test-server';
+import type { RecordedRequest, TestServer } from '../testing/test-server';
+import { configFor, sendJson, startTestServer, status } from '../testing/test-server';
 
 const discovery: Record<string, unknown> = {
   '/api': { kind: 'APIVersions', versions: ['v1'] },

@@ -9,7 +9,7 @@ import { apiVersionOf } from './gvk';
 import { HttpClient } from './http';
 import type { DiscoveryInterface } from './rest-mapper';
 import { DynamicRESTMapper, NoKindMatchError, NoResourceMatchError, ResourceDiscoveryFailedError } from './rest-mapper';
-import { configFor, sendJson, startTestServer, status } from './test-server';
+import { configFor, sendJson, startTestServer, status } from '../testing/test-server';
 
 function res(name: string, kind: string, namespaced = true, singularName?: string): APIResource {
   return {

@@ -3,7 +3,7 @@
 import type { KubeObject } from '../../../shared/models/object';
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import type { Request } from '../reconcile/reconcile';
-import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../source/event';
+import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../event/event';
 import type { AddOpts, TypedRateLimitingInterface } from '../workqueue/interfaces';
 
 /** What a handler runs with: the source's cancellation (Go's per-event context). */

@@ -1,7 +1,7 @@
 // Ports controller-runtime pkg/predicate/predicate.go: filters between a source and an event handler.
 // Each predicate carries a name so the UI can say which one dropped an event.
 import type { KubeObject } from '../../../shared/models/object';
-import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../source/event';
+import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../event/event';
 import { labelSelectorAsSelector, type LabelSelector, type Selector } from './label-selector';
 
 export interface Predicate<T extends KubeObject = KubeObject> {

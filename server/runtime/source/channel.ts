@@ -2,7 +2,7 @@
 // by user code (e.g. from an external system) fanned out to every controller that started the source.
 import type { EventHandler } from '../handler/eventhandler';
 import type { Predicate } from '../predicate/predicate';
-import type { GenericEvent } from './event';
+import type { GenericEvent } from '../event/event';
 import { EventHandlerAdapter } from './event-handler';
 import type { Source, SourceContext } from './source';
 

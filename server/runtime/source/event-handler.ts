@@ -9,7 +9,7 @@ import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import type { Predicate } from '../predicate/predicate';
 import { requestKey, type Request } from '../reconcile/reconcile';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
-import type { CreateEvent, DeleteEvent, EventType, GenericEvent, UpdateEvent } from './event';
+import type { CreateEvent, DeleteEvent, EventType, GenericEvent, UpdateEvent } from '../event/event';
 import { objectRef } from '../cache/object-ref';
 import { errorMessage } from '../util/errors';
 import { handleCrash } from '../util/runtime';

@@ -10,7 +10,7 @@ import { FakeRequestQueue } from '../testing/fake-request-queue';
 import { RecordingProbe } from '../testing/recording-probe';
 import { channelSource, EventChannel } from './channel';
 import { childContext } from './context';
-import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from './event';
+import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../event/event';
 import { informerSource } from './informer';
 import { kindSource } from './kind';
 

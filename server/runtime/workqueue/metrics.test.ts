@@ -9,7 +9,7 @@ import { PrometheusMetricsProvider } from './prometheus-metrics';
 import { WorkQueue } from './queue';
 import { RateLimitingQueue } from './rate-limiting-queue';
 import { ItemExponentialFailureRateLimiter } from './rate-limiters';
-import { TestMetricsProvider } from './testing-helpers';
+import { TestMetricsProvider } from '../testing/workqueue-helpers';
 
 describe('workqueue metrics (client-go metrics_test)', () => {
   it('TestMetricShutdown: the unfinished-work updater stops at shutdown', () => {

@@ -6,7 +6,7 @@ import { RecordingProbe } from '../testing/recording-probe';
 import type { TimerHandle } from '../util/clock';
 import { PriorityQueue } from './priority-queue';
 import { ItemExponentialFailureRateLimiter } from './rate-limiters';
-import { FakePriorityMetricsProvider, flushMicrotasks, track } from './testing-helpers';
+import { FakePriorityMetricsProvider, flushMicrotasks, track } from '../testing/workqueue-helpers';
 
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;

@@ -8,7 +8,7 @@ import { RecordingProbe } from '../testing/recording-probe';
 import { defaultQueue, type Queue } from './fifo';
 import type { TypedInterface } from './interfaces';
 import { WorkQueue } from './queue';
-import { flushMicrotasks, track } from './testing-helpers';
+import { flushMicrotasks, track } from '../testing/workqueue-helpers';
 
 /** traceQueue: records which items were touched. */
 class TraceQueue<T> implements Queue<T> {

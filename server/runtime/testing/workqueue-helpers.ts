@@ -1,6 +1,6 @@
 // Test helpers for the workqueue tests: promise state probes and an in-memory metrics provider shaped like
 // upstream's test providers (client-go testMetricsProvider, controller-runtime fakeMetricsProvider).
-import { flushMicrotasks } from '../testing/fake-clock';
+import { flushMicrotasks } from './fake-clock';
 import type {
   CounterMetric,
   DepthMetricWithPriority,
@@ -9,7 +9,7 @@ import type {
   MetricsProvider,
   MetricsProviderWithPriority,
   SettableGaugeMetric,
-} from './metrics';
+} from '../workqueue/metrics';
 
 /** Tracks whether a promise has settled, and its value. */
 export function track<V>(p: Promise<V>): { readonly settled: boolean; readonly value: V | undefined } {

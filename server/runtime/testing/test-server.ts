@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { KubeStatus } from '../../../shared/models/object';
-import { RestConfig } from './config';
+import { RestConfig } from '../client/config';
 
 export interface RecordedRequest {
   method: string;

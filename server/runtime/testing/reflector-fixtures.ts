@@ -1,4 +1,4 @@
-// Shared helpers for the reflector tests (not a test file itself).
+// Fixtures for the reflector tests: objects, lists and a ListerWatcher scripted call by call.
 import type { KubeList, KubeObject } from '../../../shared/models/object';
 import type { ListOptions, ListerWatcher, WatchStream } from '../client/lister-watcher';
 import { ApiError } from '../util/errors';
