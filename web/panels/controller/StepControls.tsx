@@ -52,15 +52,17 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
     <Card
       title="Step debugger"
       right={
-        state ? (
-          state.holding ? (
-            <Badge tone="warn">holding · {heldNow(state, view)} held</Badge>
+        <span data-testid="step-badge">
+          {state ? (
+            state.holding ? (
+              <Badge tone="warn">holding · {heldNow(state, view)} held</Badge>
+            ) : (
+              <Badge tone="ok">dispatching</Badge>
+            )
           ) : (
-            <Badge tone="ok">running</Badge>
-          )
-        ) : (
-          <span className="dim">debug one reconcile at a time</span>
-        )
+            <span className="dim">debug one reconcile at a time</span>
+          )}
+        </span>
       }
       testId="step-controls"
     >
