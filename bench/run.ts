@@ -4,6 +4,7 @@
 //   --no-go       skip the Go peers (no Go toolchain)
 //   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
 import { availableParallelism, cpus } from 'node:os';
+import { benchGoBridge } from './go-bridge';
 import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
@@ -72,6 +73,10 @@ async function main(): Promise<void> {
 
   log('probe cost…');
   onlyOurs.push(...(await benchProbeCost(shape)));
+  if (goBin) {
+    log('Go bridge overhead on a controller-runtime controller…');
+    await tryGo(notes, async () => void onlyOurs.push(...(await benchGoBridge(quick ? 2000 : 20000))));
+  }
 
   let host: SandboxHost | undefined;
   if (withSandbox) {
