@@ -3,6 +3,8 @@
 import type { DashboardCommand } from './cli-options';
 import { startCluster, type RunningCluster } from './cluster/connect';
 import { ClusterControlsImpl } from './cluster/controls';
+import { checkWatchedAccess, watchedKinds } from './cluster/watch-access';
+import { managerNotReady } from './dashboard/transport/readiness';
 import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
 import { objectSourceOver } from './dashboard/cache-object-source';
 import { cacheComparerOver } from './dashboard/cache-drift';
@@ -83,6 +85,11 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   await orUndo(async () => user?.start());
   const managers = (): Manager[] => [manager, ...(user?.managers() ?? [])];
   const controllerNames = (): string[] => managers().flatMap((m) => m.getControllers().map((c) => c.name));
+  if (cluster.kind === 'kubeconfig') {
+    // Every kind any controller watches, with the RBAC message, before anything waits for a cache to sync.
+    const kinds = watchedKinds(managers());
+    await orUndo(() => checkWatchedAccess(manager, kinds, opts.namespace ? { namespace: opts.namespace } : {}));
+  }
 
   const controls = new ClusterControlsImpl(cluster, writable);
   const byName = (name: string) =>
@@ -94,6 +101,7 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
       ...auth,
       recorder,
       registry,
+      notReadyReason: () => managerNotReady(recorder.view),
       cluster: controls.info,
       controllers: controllerNames,
       ports: {

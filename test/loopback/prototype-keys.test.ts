@@ -75,6 +75,8 @@ describe('names of Object.prototype members end to end', () => {
     await eventually(() => reconciledEverywhere(client.view), 'the client view to show every requeued key');
     const v = await serverView();
     expect(reconciledEverywhere(v)).toBe(true);
+    // Manager started, controller running, caches synced: ready, and still serving after those keys.
+    await eventually(async () => (await fetch(new URL('/readyz', app.url))).status === 200, '/readyz to say ready');
     expect(v.droppedEvents ?? 0).toBe(0);
     expect(client.view.droppedEvents ?? 0).toBe(0);
     // A late client's snapshot carries them too.

@@ -55,6 +55,8 @@ export class Controller {
   private readonly rateLimiter?: TypedRateLimiter<Request>;
   private readonly forKind?: string;
   private readonly pendingSources: Source[] = [];
+  /** Every source ever watched, for watchedKinds(). */
+  private readonly allSources: Source[] = [];
   private queue?: ControllerQueue;
   private started = false;
   private sourcesStarted = false;
@@ -114,8 +116,22 @@ export class Controller {
     return this.queue;
   }
 
+  /**
+   * The kinds this controller's Kind sources watch, e.g. for checking access to all of them before starting
+   * (upstream has no such accessor; it only learns of a missing permission from a cache sync timeout).
+   */
+  watchedKinds(): { group: string; version: string; kind: string }[] {
+    const out = new Map<string, { group: string; version: string; kind: string }>();
+    for (const src of this.allSources) {
+      const gvk = (src as { gvk?: { group: string; version: string; kind: string } }).gvk;
+      if (gvk) out.set(`${gvk.group}/${gvk.version}/${gvk.kind}`, gvk);
+    }
+    return [...out.values()];
+  }
+
   /** Controller.Watch: remembered until Start, started at once afterwards. */
   async watch(src: Source): Promise<void> {
+    this.allSources.push(src);
     if (!this.sourcesStarted || !this.queue || !this.signal) {
       this.pendingSources.push(src);
       return;
