@@ -67,3 +67,17 @@ describe('decodeKubernetesProtobuf', () => {
     expect(() => decodeKubernetesProtobuf(new Uint8Array(unknown))).toThrow(/no protobuf schema for x\/v1, Kind=Nope/);
   });
 });
+
+describe('protobuf coverage', () => {
+  it('has a field table for every built-in kind the sandbox serves', async () => {
+    const { decodableKinds } = await import('./protobuf');
+    const { SandboxServer } = await import('../server');
+    const kinds = new Set(decodableKinds());
+    const served = new SandboxServer().registry
+      .all()
+      .filter((t) => !t.crdName)
+      .map((t) => `${t.group ? `${t.group}/` : ''}${t.version}/${t.kind}`);
+    expect(served.length).toBeGreaterThanOrEqual(68); // 67 preferred-version resources + autoscaling/v1
+    expect(served.filter((k) => !kinds.has(k))).toEqual([]);
+  });
+});
