@@ -135,6 +135,7 @@ export * from './manager/manager';
 export * from './manager/options';
 export * from './manager/runnable';
 export * from './manager/healthz';
+export { newEventRecorder, type EventRecorder, type EventRecorderOptions } from './manager/event-recorder';
 export { setupSignalHandler } from './manager/signals';
 export { HealthProbeServer, parseBindAddress, type HealthProbeServerOptions } from './manager/health-server';
 export * from './leaderelection/leader-elector';

@@ -44,7 +44,7 @@ const TOP_VALUES = words(`
   isPanic isResourceExpired isResync isServerRunnable isStatusConditionFalse isStatusConditionPresentAndEqual isStatusConditionTrue isSyncingSource isTerminalError isTooManyRequests
   isUnauthorized isWarmupRunnable isWebhookRunnable isZeroResult kindSource labelChangedPredicate
   labelSelectorAsSelector labelSelectorPredicate leaderElectionMetrics lowPriorityFor matchEveryOwner mergeFrom
-  metaNamespaceKeyFunc metav1Now namespacedName newAPIReader newCachedClient newControllerManagedBy newInformerCache
+  metaNamespaceKeyFunc metav1Now namespacedName newAPIReader newCachedClient newControllerManagedBy newEventRecorder newInformerCache
   newListWatchForGVK newListWatchFromClient newManager newPredicateFuncs newRegistry newResourceLock newRestClient
   newScheme newSharedIndexInformer newUnmanaged not or parseBindAddress parseGroupVersion parseSelector ping predicate
   predicateFuncs rawPatch realClock reconcileFunc registerRESTClientMetrics registry removeControllerReference removeFinalizer
@@ -57,7 +57,7 @@ const TOP_VALUES = words(`
 const TOP_TYPES = words(`
   Breakpoint BuilderControllerOptions BuilderManager ByObject CacheOptions CacheRunnable CachedClientOptions ChannelOptions
   Checker ChildContext Client ClientCacheOptions ClientListOptions Clock Condition ConditionStatus ControllerConfig ControllerMetrics ControllerOptions
-  ControllerQueue CreateEvent DeleteEvent EnqueueRequestForOwnerOptions EventHandler EventType
+  ControllerQueue CreateEvent DeleteEvent EnqueueRequestForOwnerOptions EventHandler EventRecorder EventRecorderOptions EventType
   ForOptions GenericEvent GetConfigOptions GroupKind GroupVersionKind GroupVersionResource HandlerContext HandlerFuncs HealthProbeServerOptions
   HealthResponse IndexFunc Indexer Indexers InformerCacheOptions InformerSourceOptions KindCache KindDescriptor
   KindOptions KubeList KubeObject LabelSelector LeaderCallbacks LeaderElectionConfig LeaderElectionMetrics LeaderElectionOptions

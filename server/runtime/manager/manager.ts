@@ -33,6 +33,7 @@ import { gvkId, toGVK, type KindDescriptor } from '../client/gvk';
 import { newScheme, type Scheme } from '../client/scheme';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
+import { newEventRecorder, type EventRecorder } from './event-recorder';
 import { HealthProbeServer } from './health-server';
 import { HealthzHandler, type Checker } from './healthz';
 import { DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS, type ManagerOptions } from './options';
@@ -152,6 +153,19 @@ export class Manager {
 
   getClient(): Client {
     return this.client;
+  }
+
+  /**
+   * GetEventRecorder: an events.k8s.io/v1 recorder whose events name `name` as their reportingController,
+   * created through the manager's client.
+   */
+  getEventRecorder(name: string): EventRecorder {
+    return newEventRecorder({ name, client: this.client, clock: this.clock, log: this.log });
+  }
+
+  /** GetEventRecorderFor: upstream's older name; here it records through events.k8s.io/v1 as well. */
+  getEventRecorderFor(name: string): EventRecorder {
+    return this.getEventRecorder(name);
   }
 
   /** The kinds read as typed objects: client-go's built-ins plus what options.scheme added. */

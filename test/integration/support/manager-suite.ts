@@ -109,7 +109,23 @@ export function defineManagerSuite(target: () => ManagerSuiteTarget): void {
     await newControllerManagedBy(mgr)
       .for(ReplicaSet)
       .owns(Pod)
-      .complete(reconcileFunc(async (_ctx, req) => void rsReconciles.push(requestKey(req))));
+      .complete(
+        reconcileFunc(async (_ctx, req) => {
+          rsReconciles.push(requestKey(req));
+          // Each reconcile reports an events.k8s.io/v1 Event about its ReplicaSet.
+          mgr
+            .getEventRecorderFor('replicaset-controller')
+            .eventf(
+              { ...ReplicaSet, metadata: { namespace: req.namespace, name: req.name } },
+              undefined,
+              'Normal',
+              'Reconciled',
+              'Reconcile',
+              'reconciled %s',
+              req.name,
+            );
+        }),
+      );
     run = mgr.start(ac.signal);
     await mgr.elected();
   }, 60_000);
@@ -193,6 +209,24 @@ export function defineManagerSuite(target: () => ManagerSuiteTarget): void {
       .filter((e) => e.controller === 'replicaset' && e.key === `${ns}/rs1`)
       .flatMap((e) => e.causes.map((c) => c.type));
     expect(causes).toContain('owner');
+    // The reconcile's event reached the server, and its write is attributed to the controller.
+    const Event = { apiVersion: 'events.k8s.io/v1', kind: 'Event' };
+    await eventually(
+      async () => (await mgr.getAPIReader().list(Event, { namespace: ns })).items.length > 0,
+      'an events.k8s.io Event about rs1',
+    );
+    const [ev] = (await mgr.getAPIReader().list<KubeObject>(Event, { namespace: ns })).items;
+    expect(ev).toMatchObject({
+      reason: 'Reconciled',
+      note: 'reconciled rs1',
+      reportingController: 'replicaset-controller',
+    });
+    expect(ev?.['regarding']).toMatchObject({ kind: 'ReplicaSet', name: 'rs1' });
+    expect(
+      probe
+        .ofKind('client.request')
+        .some((e) => e.verb === 'create' && e.controller === 'replicaset' && e.ref.gvk === 'events.k8s.io/v1/Event'),
+    ).toBe(true);
     // A pod with no owner wakes no ReplicaSet.
     const after = rsReconciles.length;
     await client.create(pod(ns, 'orphan'));
