@@ -1,8 +1,8 @@
-// The Go example operator (examples/go-operator: controller-runtime + the bridge module, two changed lines)
-// against the embedded sandbox, with `controller-scope attach` feeding the dashboard: a browser-protocol
+// A fresh copy of the Go example operator (examples/go-operator: controller-runtime + the bridge module, two
+// changed lines), its go.mod pointed at this checkout's module as go/README.md says, against the embedded sandbox, with `controller-scope attach` feeding the dashboard: a browser-protocol
 // client sees its reconciles, key states, exact causes and writes, can requeue a key on it, and is told when
 // the process goes away.
-import { readFileSync, mkdtempSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -21,11 +21,17 @@ describe.skipIf(!goBinary())('Go example operator, attached', () => {
   let operator: ChildProcess | undefined;
   let attach: RunningAttach;
   let client: LoopbackClient;
+  let recording: string;
 
   beforeAll(async () => {
     const dir = mkdtempSync(join(tmpdir(), 'go-operator-'));
     const binary = join(dir, 'website-operator');
-    const build = go(EXAMPLE, ['build', '-o', binary, './cmd']);
+    const project = join(dir, 'website-operator-src');
+    cpSync(EXAMPLE, project, { recursive: true });
+    const module = 'github.com/controller-scope/controller-scope/go';
+    const build = go(project, ['mod', 'edit', `-replace=${module}=${join(REPO, 'go')}`]).then(() =>
+      go(project, ['build', '-o', binary, './cmd']),
+    );
     sandbox = new SandboxServer({ port: 0 });
     const { url } = await sandbox.start();
     await sandbox.writeKubeconfig(join(dir, 'kubeconfig'));
@@ -43,7 +49,11 @@ describe.skipIf(!goBinary())('Go example operator, attached', () => {
       /serving events on (127\.0\.0\.1:\d+)/,
     );
     operator = started.child;
-    attach = await runAttach({ addresses: [started.match[1] as string], port: 0, host: '127.0.0.1' }, () => undefined);
+    recording = join(dir, 'recording.jsonl');
+    attach = await runAttach(
+      { addresses: [started.match[1] as string], port: 0, host: '127.0.0.1', record: recording },
+      () => undefined,
+    );
     client = new LoopbackClient(attach.url);
     await client.connect();
     await client.hello();
@@ -128,5 +138,11 @@ describe.skipIf(!goBinary())('Go example operator, attached', () => {
       () => attach.recorder.recentEvents((e) => e.kind === 'bridge.process' && e.phase === 'gone', 1).length > 0,
     );
     await until('the controller shown stopped', () => client.view.controllers['website']?.phase === 'stopped');
+  });
+
+  it('records the Go process with --record, as any dashboard run', async () => {
+    await until('reconciles in the recording', () =>
+      readFileSync(recording, 'utf8').includes('"kind":"reconcile.end"'),
+    );
   });
 });
