@@ -51,10 +51,10 @@ describe.skipIf(!chromiumPath)('controller-scope run in Chromium', () => {
   it("opens a trace of one of the user's keys, with its reconciles", async () => {
     await page.goto(`${product.url}#/trace?controller=website`);
     await page.waitForSelector('[data-testid="panel-trace"]', { timeout: 30_000 });
-    const key = await page.$eval('[data-testid="select-key"]', (el) => (el as HTMLSelectElement).value);
+    const key = await page.$eval('[data-testid="select-key"]', (el) => (el as unknown as { value: string }).value);
     expect(key).toMatch(/^websites-demo\//);
     await page.waitForFunction(
-      () => /Reconciles\s*[1-9]/.test(document.querySelector('[data-testid="panel-trace"]')?.textContent ?? ''),
+      `/Reconciles\\s*[1-9]/.test(document.querySelector('[data-testid="panel-trace"]')?.textContent ?? '')`,
       undefined,
       { timeout: 30_000 },
     );
