@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { FaultSpec } from '../../../shared/protocol/commands';
+import type { FaultSpec, StepState } from '../../../shared/protocol/commands';
 import { FakeClock } from '../../runtime/testing/fake-clock';
 import { Recorder } from '../recorder/recorder';
+import { Controller } from '../../runtime/controller/controller';
+import { stepPort } from '../step-port';
+import { newRegistry } from '../../runtime/metrics/registry';
+import { reconcileFunc } from '../../runtime/reconcile/reconcile';
+import { FakeRequestQueue } from '../../runtime/testing/fake-request-queue';
 import { CommandHandler } from './command-handler';
 import type { ActiveFault, ClusterControls } from './ports';
 
@@ -119,5 +124,53 @@ describe('CommandHandler', () => {
       result: { recording: { paused: false } },
     });
     expect(recorder.enabled).toBe(true);
+  });
+
+  it("drives a controller's step port: conditional breakpoints by id, run to a key, and a clear refusal", async () => {
+    const c = new Controller({
+      name: 'pods',
+      registry: newRegistry(false),
+      clock: new FakeClock(),
+      newQueue: () => new FakeRequestQueue(),
+      reconciler: reconcileFunc(async () => ({})),
+    });
+    const port = stepPort(c);
+    const h = new CommandHandler({
+      recorder: new Recorder({ clock: new FakeClock() }),
+      ports: { steppers: () => port },
+    });
+    const added = await h.handle({
+      type: 'step.breakpoint',
+      controller: 'pods',
+      key: 'ns/*',
+      outcome: 'panic',
+      minAttempt: 2,
+    });
+    if (!added.ok) throw new Error(added.error);
+    const list = (added.result as StepState).list ?? [];
+    expect(list).toEqual([{ id: 'bp1', enabled: true, hits: 0, key: 'ns/*', outcome: 'panic', minAttempt: 2 }]);
+    expect(await h.handle({ type: 'step.breakpoint', controller: 'pods', id: 'bp1', enabled: false })).toMatchObject({
+      ok: true,
+      result: { list: [{ id: 'bp1', enabled: false }] },
+    });
+    expect(await h.handle({ type: 'step.breakpoint', controller: 'pods', id: 'bp1', remove: true })).toMatchObject({
+      ok: true,
+      result: { list: [] },
+    });
+    const gone = await h.handle({ type: 'step.breakpoint', controller: 'pods', id: 'bp1', remove: true });
+    expect(gone).toMatchObject({ ok: false, code: 'failed' });
+    if (!gone.ok) expect(gone.error).toContain('no breakpoint "bp1"');
+    expect(await h.handle({ type: 'step.runTo', controller: 'pods', key: 'ns/a' })).toMatchObject({
+      ok: true,
+      result: { holding: false, list: [{ key: 'ns/a', once: true }] },
+    });
+    const noPort = new CommandHandler({
+      recorder: new Recorder(),
+      ports: { steppers: () => ({ ...port, runTo: undefined }) },
+    });
+    expect(await noPort.handle({ type: 'step.runTo', controller: 'pods', key: 'ns/a' })).toMatchObject({
+      ok: false,
+      code: 'unsupported',
+    });
   });
 });
