@@ -1,8 +1,10 @@
-// An owner-aware controller: reconciles ReplicaSets, and is woken by their Pods through Owns(). It writes
-// how many of the owned pods are ready into an annotation, and only when that changed, so its own write
-// wakes it once and then it settles (compare hot-loop.ts, which does not check).
+// An owner-aware controller: reconciles ReplicaSets, and is woken by their Pods through Owns() and by their
+// Deployments through Watches() with a map function (a Deployment scaled → the ReplicaSets it owns, found in
+// the cache). It writes how many of the owned pods are ready into an annotation, and only when that changed,
+// so its own write wakes it once and then it settles (compare hot-loop.ts, which does not check).
 import type { KubeObject } from '../../shared/models/object';
 import {
+  enqueueRequestsFromMapFunc,
   isNotFound,
   mergeFrom,
   newControllerManagedBy,
@@ -17,6 +19,7 @@ import {
 export const READY_ANNOTATION = 'controller-scope.dev/ready-pods';
 const ReplicaSet = { apiVersion: 'apps/v1', kind: 'ReplicaSet' } as const;
 const Pod = { apiVersion: 'v1', kind: 'Pod' } as const;
+const Deployment = { apiVersion: 'apps/v1', kind: 'Deployment' } as const;
 
 export class ReplicaSetOwner implements Reconciler {
   constructor(readonly client: Client) {}
@@ -26,8 +29,20 @@ export class ReplicaSetOwner implements Reconciler {
       .named('replicaset-owner')
       .for(ReplicaSet)
       .owns(Pod)
+      .watches(
+        Deployment,
+        enqueueRequestsFromMapFunc((_ctx, d) => this.replicaSetsOf(d)),
+      )
       .withOptions({ maxConcurrentReconciles: 2 })
       .complete(this);
+  }
+
+  /** The map function: a Deployment's ReplicaSets, by owner reference, read from the cache. */
+  private async replicaSetsOf(d: KubeObject): Promise<Request[]> {
+    const sets = await this.client.list(ReplicaSet, { namespace: d.metadata.namespace });
+    return sets.items
+      .filter((rs) => rs.metadata.ownerReferences?.some((o) => o.uid === d.metadata.uid))
+      .map((rs) => ({ namespace: rs.metadata.namespace ?? '', name: rs.metadata.name ?? '' }));
   }
 
   async reconcile(_ctx: ReconcileContext, req: Request): Promise<Result> {

@@ -108,6 +108,38 @@ describe.skipIf(!chromiumPath)('cache drift, themes and keyboard in Chromium', (
     await ctx.close();
   }, 120_000);
 
+  it('teaches every Learn section on live data', async () => {
+    const { ctx, page } = await pageIn('dark');
+    await page.keyboard.press('l');
+    await page.waitForSelector('[data-testid="panel-learn"]');
+    for (const id of ['config-order', 'manager-builds', 'informer-is', 'builder-examples', 'reconcile-results']) {
+      await page.waitForSelector(`[data-testid="${id}"]`);
+    }
+    expect(await page.textContent('[data-testid="informer-is"]')).toContain(
+      'reflector + DeltaFIFO + indexer + handlers',
+    );
+    // For, Owns and Watches each shown on an event this process handled.
+    for (const id of ['builder-for', 'builder-owns', 'builder-watches']) {
+      await page.waitForFunction(
+        `document.querySelector('[data-testid="${id}"]')?.textContent?.includes('→ request')`,
+        undefined,
+        {
+          timeout: 30_000,
+        },
+      );
+    }
+    expect(await page.textContent('[data-testid="builder-owns"]')).toMatch(
+      /of v1\/Pod .* → request .* on replicaset-owner/,
+    );
+    expect(await page.textContent('[data-testid="builder-watches"]')).toMatch(/of apps\/v1\/Deployment/);
+    expect(await page.textContent('[data-testid="reconcile-results"]')).toContain('TerminalError');
+    const journey = (await page.textContent('[data-testid="journey"]')) ?? '';
+    expect(journey).toContain('watch delivered');
+    expect(journey).toContain("read from the informer's cache");
+    await page.screenshot({ path: join(shots, 'learn.png'), fullPage: true });
+    await ctx.close();
+  }, 90_000);
+
   it('raised no uncaught error in the page', () => {
     expect(errors).toEqual([]);
   });

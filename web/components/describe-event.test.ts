@@ -59,10 +59,10 @@ describe('describeEvent', () => {
     for (const [ev, block, text] of cases) expect(describeEvent(ev)).toEqual({ block, text });
   });
 
-  it('leaves cached reads and lifecycle events undescribed', () => {
+  it('says a cached read never reached the API server, and leaves lifecycle events undescribed', () => {
     expect(
-      describeEvent({ ...at, kind: 'client.request', verb: 'get', ref, cached: true, durationMs: 0 }),
-    ).toBeUndefined();
+      describeEvent({ ...at, kind: 'client.request', verb: 'get', ref, cached: true, durationMs: 0 })?.text,
+    ).toMatch(/read from the informer's cache \(no request to the API server\)/);
     expect(describeEvent({ ...at, kind: 'manager.lifecycle', phase: 'started' })).toBeUndefined();
   });
 });

@@ -75,7 +75,10 @@ export function describeEvent(ev: StampedEvent): { block: JourneyBlock; text: st
       };
     case 'client.request':
       return ev.cached
-        ? undefined
+        ? {
+            block: 'Client',
+            text: `${ev.controller ?? 'client'}: ${ev.verb} ${ev.ref.gvk}${ev.ref.name ? ` ${ev.ref.namespace ? `${ev.ref.namespace}/` : ''}${ev.ref.name}` : ''} read from the informer's cache (no request to the API server)`,
+          }
         : {
             block: 'Client',
             text: `${ev.controller ?? 'client'}: ${ev.verb} sent to the API server${ev.code ? ` → ${ev.code}` : ''}`,

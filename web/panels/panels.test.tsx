@@ -128,7 +128,11 @@ describe('panels over a live-like session', () => {
   it('learn: explanations beside live numbers and one object’s journey', () => {
     const t = renderText(<Learn {...at({ controller: 'pod-counter' })} />, store);
     expect(t).toContain('Follow one object, live');
-    expect(t).toContain('Manager, cache and client');
+    expect(t).toContain('What NewManager builds');
+    expect(t).toContain('is a reflector + DeltaFIFO + indexer + handlers');
+    expect(t).toContain('--kubeconfig');
+    expect(t).toContain('TerminalError');
+    expect(t).toContain('How can we watch multiple things?');
     expect(t).toContain('reads from cache');
     expect(t).toContain('watch delivered');
     expect(t).toContain('Reconcile returned success');

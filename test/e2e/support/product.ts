@@ -24,6 +24,8 @@ export function buildWeb(): void {
   execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
     cwd: root,
     stdio: 'inherit',
+    // vitest runs with NODE_ENV=test, which would give vite a development React build: test what ships.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
 }
 

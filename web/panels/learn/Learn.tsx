@@ -1,51 +1,16 @@
 // Teaching mode: each building block explained in a few sentences, beside the live numbers of the same
 // block in this process, and one object's real journey through all of them.
 import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
-import type { ReactNode } from 'react';
 import { Card, Empty } from '../../components/Card';
 import { PageHead } from '../../components/PageHead';
 import { Badge } from '../../components/Stat';
 import { fmtClockMs, fmtCount, fmtDuration, fmtRate } from '../../components/format';
-import { navigate } from '../../client/route';
-import type { PanelId } from '../../client/route';
 import { histogramQuantile } from '../controller/controller-series';
 import { focusController, focusInformer, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
+import { Block } from './Block';
 import { latestJourney } from './learn-series';
-
-function Block({
-  n,
-  title,
-  panel,
-  children,
-  live,
-  missing,
-}: {
-  n: number;
-  title: string;
-  panel: PanelId;
-  children: ReactNode;
-  /** Facts (dt/dd pairs) from this process; undefined while the block has not started. */
-  live: ReactNode;
-  /** Said instead of the facts while live is undefined. */
-  missing?: string;
-}) {
-  return (
-    <Card
-      title={`${n}. ${title}`}
-      right={
-        <a href="#" onClick={(e) => (e.preventDefault(), navigate({ panel }))}>
-          open panel →
-        </a>
-      }
-    >
-      <div className="learn-block">
-        <div className="learn-text">{children}</div>
-        <dl className="kv">{live ?? <dd>{missing}</dd>}</dl>
-      </div>
-    </Card>
-  );
-}
+import { BuilderBlock, ConfigBlock, InformerIsBlock, ManagerBuildsBlock, ResultsBlock } from './LearnSeed';
 
 export function Learn({ view, route }: PanelProps) {
   const inf = focusInformer(view, route);
@@ -72,89 +37,46 @@ export function Learn({ view, route }: PanelProps) {
         {!journey ? (
           <Empty>Waiting for a reconcile to finish…</Empty>
         ) : (
-          <table className="data">
-            <tbody>
-              {journey.steps.map((s) => (
-                <tr key={s.seq}>
-                  <td className="num dim" style={{ width: 110 }}>
-                    {fmtClockMs(s.ts)}
-                  </td>
-                  <td style={{ width: 100 }}>
-                    <Badge
-                      tone={
-                        s.block === 'Reconciler'
-                          ? 'ok'
-                          : s.block === 'Workqueue' || s.block === 'Worker'
-                            ? 'info'
-                            : s.block === 'Client'
-                              ? 'warn'
-                              : 'purple'
-                      }
-                    >
-                      {s.block}
-                    </Badge>
-                  </td>
-                  <td className="wrap">{s.text}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <>
+            <p className="dim" style={{ margin: '0 0 8px', fontSize: 12 }}>
+              One reconcile, walked back to the watch event that started it: the API server’s event, the FIFO, the
+              indexer, the handler, the queue, the worker, then the reconciler’s reads (answered by the cache) and its
+              writes (sent to the API server).
+            </p>
+            <table className="data">
+              <tbody>
+                {journey.steps.map((s) => (
+                  <tr key={s.seq}>
+                    <td className="num dim" style={{ width: 110 }}>
+                      {fmtClockMs(s.ts)}
+                    </td>
+                    <td style={{ width: 100 }}>
+                      <Badge
+                        tone={
+                          s.block === 'Reconciler'
+                            ? 'ok'
+                            : s.block === 'Workqueue' || s.block === 'Worker'
+                              ? 'info'
+                              : s.block === 'Client'
+                                ? 'warn'
+                                : 'purple'
+                        }
+                      >
+                        {s.block}
+                      </Badge>
+                    </td>
+                    <td className="wrap">{s.text}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
         )}
       </Card>
+      <ConfigBlock n={1} />
+      <ManagerBuildsBlock n={2} view={view} />
       <Block
-        n={0}
-        title="Manager, cache and client"
-        panel="overview"
-        live={
-          <>
-            <dt>manager</dt>
-            <dd>
-              {view.manager
-                ? `${view.manager.phase}${view.manager.error ? ` (${view.manager.error})` : ''}`
-                : 'not reported'}
-            </dd>
-            <dt>informers (one per kind)</dt>
-            <dd>{Object.keys(view.informers).join(', ') || '–'}</dd>
-            <dt>controllers</dt>
-            <dd>{Object.keys(view.controllers).join(', ') || '–'}</dd>
-            {c && (
-              <>
-                <dt>{c.name}: reads from cache</dt>
-                <dd>
-                  {fmtCount(c.client.cached)} of {fmtCount(Object.values(c.client.requests).reduce((s, n) => s + n, 0))}{' '}
-                  calls
-                </dd>
-              </>
-            )}
-            {Object.values(view.leaders).map((l) => (
-              <span key={l.lease} style={{ display: 'contents' }}>
-                <dt>leader lease {l.lease}</dt>
-                <dd>
-                  {l.phase}
-                  {l.holder ? ` (held by ${l.holder})` : ''}
-                </dd>
-              </span>
-            ))}
-          </>
-        }
-      >
-        <p>
-          <code>NewManager</code> builds everything from one <code>rest.Config</code> (server URL, credentials, QPS): an
-          HTTP client, a REST mapper (kind → URL), a <b>cache</b> that starts one shared informer per kind on first use,
-          a <b>client</b> that reads from that cache and writes straight to the API server, and an uncached API reader.
-        </p>
-        <p>
-          <code>NewControllerManagedBy(mgr).For(&amp;Pod{'{}'})</code> asks the cache for the Pod informer, registers a
-          handler that turns every Pod event into a{' '}
-          <code>
-            Request{'{'}namespace, name{'}'}
-          </code>
-          , and gives the controller its own workqueue and workers. <code>mgr.Start</code> starts caches first, waits
-          for them to sync, then the controllers.
-        </p>
-      </Block>
-      <Block
-        n={1}
+        n={3}
         title="Reflector"
         panel="reflector"
         missing="no informer yet"
@@ -189,7 +111,7 @@ export function Learn({ view, route }: PanelProps) {
         </p>
       </Block>
       <Block
-        n={2}
+        n={4}
         title="DeltaFIFO"
         panel="delta-fifo"
         missing="no informer yet"
@@ -223,7 +145,7 @@ export function Learn({ view, route }: PanelProps) {
         </p>
       </Block>
       <Block
-        n={3}
+        n={5}
         title="Indexer"
         panel="indexer"
         missing="no informer yet"
@@ -248,7 +170,7 @@ export function Learn({ view, route }: PanelProps) {
         </p>
       </Block>
       <Block
-        n={4}
+        n={6}
         title="Handlers and predicates"
         panel="controller"
         missing="no controller yet"
@@ -270,8 +192,10 @@ export function Learn({ view, route }: PanelProps) {
           by a map function (<code>Watches</code>).
         </p>
       </Block>
+      <InformerIsBlock n={7} inf={inf} />
+      <BuilderBlock n={8} view={view} />
       <Block
-        n={5}
+        n={9}
         title="Workqueue"
         panel="workqueue"
         missing="no controller yet"
@@ -303,7 +227,7 @@ export function Learn({ view, route }: PanelProps) {
         </p>
       </Block>
       <Block
-        n={6}
+        n={10}
         title="Workers and Reconcile"
         panel="controller"
         missing="no controller yet"
@@ -335,8 +259,9 @@ export function Learn({ view, route }: PanelProps) {
           delay; success calls <code>Forget</code>, resetting its backoff.
         </p>
       </Block>
+      <ResultsBlock n={11} view={view} />
       <Block
-        n={7}
+        n={12}
         title="The loop closes"
         panel="trace"
         missing="no controller yet"

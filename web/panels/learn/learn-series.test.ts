@@ -17,7 +17,23 @@ describe('latestJourney', () => {
       expect(i, b).toBeGreaterThan(last);
       last = i;
     }
-    expect(j?.steps.every((s, i, a) => i === 0 || (a[i - 1]?.seq ?? 0) < s.seq)).toBe(true);
+    expect(j?.steps.every((s, i, a) => i <= 1 || (a[i - 1]?.seq ?? 0) < s.seq)).toBe(true);
+  });
+
+  it('starts from the watch event when the reflector reports it after queueing its delta, as the runtime does', () => {
+    // Move every watch event to just after the delta it caused.
+    const log = [...view.log];
+    for (let i = 0; i < log.length; i++) {
+      const ev = log[i];
+      if (ev?.kind !== 'reflector.event') continue;
+      const j = log.findIndex((e, k) => k > i && e.kind === 'fifo.delta');
+      if (j < 0) continue;
+      log.splice(i, 1);
+      log.splice(j, 0, ev);
+    }
+    const j = latestJourney(log, 'pod-counter');
+    expect(j?.steps[0]?.block).toBe('Reflector');
+    expect(j?.steps[1]?.block).toBe('DeltaFIFO');
   });
 
   it('only includes events of the chosen controller', () => {

@@ -2,6 +2,8 @@
 // delta → pop → indexer → handler → enqueue → worker → reconcile → write), and picks the live numbers shown
 // beside each explanation.
 import type { StampedEvent } from '../../../shared/protocol/events';
+import type { EnqueueCause } from '../../../shared/protocol/events';
+import type { RuntimeView } from '../../../shared/protocol/view';
 import { refKey } from '../../../shared/protocol/view';
 import { describeEvent as describe } from '../../components/describe-event';
 import type { JourneyBlock } from '../../components/describe-event';
@@ -40,6 +42,7 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
   const end = log[endIdx] as Extract<StampedEvent, { kind: 'reconcile.end' }>;
   const { key, controller } = end;
   const idx: number[] = [endIdx];
+  let watchIdx = -1;
   const mine = (ev: StampedEvent) => keyOf(ev) === key;
   const s = findBack(
     log,
@@ -50,7 +53,8 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
     idx.push(s);
     for (let i = s + 1; i < endIdx; i++) {
       const e = log[i] as StampedEvent;
-      if (e.kind === 'client.request' && e.controller === controller && !e.cached) idx.push(i);
+      // Its reads (served by the cache) and its writes (sent to the API server).
+      if (e.kind === 'client.request' && e.controller === controller) idx.push(i);
     }
     const g = findBack(log, s - 1, (e) => e.kind === 'queue.get' && e.queue === controller && e.key === key);
     if (g >= 0) idx.push(g);
@@ -67,8 +71,8 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
       (e) => e.kind === 'indexer.update' && mine(e),
       (e) => e.kind === 'fifo.pop' && mine(e),
       (e) => e.kind === 'fifo.delta' && mine(e),
-      (e) => e.kind === 'reflector.event' && mine(e),
     ];
+    let popIdx = -1;
     for (const pred of chain) {
       if (cursor < 0) break;
       const i = findBack(
@@ -80,7 +84,20 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
       if (i >= 0) {
         idx.push(i);
         cursor = i;
+        if ((log[i] as StampedEvent).kind === 'fifo.pop') popIdx = i;
       }
+    }
+    // The reflector reports a watch event once its delta is queued, so the event sits between the delta and
+    // the pop: look for it from the pop back, and tell it first, as it happened.
+    const from = popIdx >= 0 ? popIdx : cursor;
+    if (from >= 0) {
+      const w = findBack(
+        log,
+        from - 1,
+        (e) => e.kind === 'reflector.event' && mine(e),
+        (e) => e.kind === 'reconcile.end' && e.controller === controller && e.key === key,
+      );
+      if (w >= 0) watchIdx = w;
     }
   }
   for (let i = endIdx + 1; i < log.length; i++) {
@@ -91,7 +108,9 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
     }
   }
   const steps: JourneyStep[] = [];
-  for (const i of idx.sort((x, y) => x - y)) {
+  const ordered = idx.sort((x, y) => x - y);
+  if (watchIdx >= 0) ordered.unshift(watchIdx);
+  for (const i of ordered) {
     const ev = log[i] as StampedEvent;
     const d = describe(ev);
     if (d) steps.push({ seq: ev.seq, ts: ev.ts, ...d });
@@ -120,4 +139,49 @@ export function latestJourney(
     if (!skip.has(ev.key) && j.steps.some((st) => st.block === 'Reflector')) return j;
   }
   return fallback;
+}
+
+/** One live instance of a builder call: the event that arrived and the request it became. */
+export interface BuilderExample {
+  controller: string;
+  /** The object whose event it was. */
+  source?: { gvk: string; key: string; eventType?: string };
+  /** The request it became (the reconciled key). */
+  request: string;
+  ts: number;
+}
+
+type CauseKind = 'event' | 'owner' | 'mapped';
+
+/**
+ * The newest cause of this type any controller absorbed (pending now, or in a recorded reconcile): For gives
+ * 'event' (an object's own key), Owns 'owner' (an owned object → its owner), Watches with a map function
+ * 'mapped'. Prefers the controller named, when it has one.
+ */
+export function builderExample(view: RuntimeView, type: CauseKind, prefer?: string): BuilderExample | undefined {
+  let best: BuilderExample | undefined;
+  const consider = (controller: string, key: string, c: EnqueueCause, ts: number) => {
+    if (c.type !== type) return;
+    const ex: BuilderExample = { controller, request: key, ts };
+    if (c.source) {
+      ex.source = { gvk: c.source.gvk, key: refKey(c.source) };
+      if (c.eventType) ex.source.eventType = c.eventType;
+    }
+    const better =
+      !best ||
+      (prefer !== undefined && (controller === prefer) !== (best.controller === prefer)
+        ? controller === prefer
+        : ts > best.ts);
+    if (better) best = ex;
+  };
+  for (const ctl of Object.values(view.controllers)) {
+    for (const k of Object.values(ctl.keys)) {
+      for (const c of k.pendingCauses) consider(ctl.name, k.key, c, k.lastTs);
+      // Every recorded reconcile of the key, not only the last: an example stays while its key is remembered.
+      for (const r of k.history) for (const c of r.causes) consider(ctl.name, k.key, c, r.startTs);
+      const last = k.lastReconcile;
+      if (last && !k.history.includes(last)) for (const c of last.causes) consider(ctl.name, k.key, c, last.startTs);
+    }
+  }
+  return best;
 }
