@@ -1,6 +1,6 @@
 // The only recharts wrapper: every time-series chart of the dashboard goes through here so they share
 // axes, colours, tooltips and the no-animation rule for streaming data.
-import { useLayoutEffect, useRef, useState } from 'react';
+import { memo, useLayoutEffect, useRef, useState } from 'react';
 import { Area, Bar, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
 import { fmtClock } from './format';
 import { useTimelineMarkers } from './timeline-markers';
@@ -52,7 +52,7 @@ interface TipProps {
   payload?: readonly { dataKey?: unknown; value?: unknown; color?: string; name?: unknown }[];
 }
 
-export function TimeSeriesChart({
+function TimeSeriesChartView({
   data,
   series,
   height = 150,
@@ -178,3 +178,30 @@ export function TimeSeriesChart({
     </div>
   );
 }
+
+/**
+ * The same points in the same series draw the same chart: panels rebuild their series on every render (a
+ * store update, the clock tick), and redrawing a recharts chart is the most expensive thing a panel does, so
+ * the chart redraws only when a value it shows changed.
+ */
+export function sameChart(a: TimeSeriesChartProps, b: TimeSeriesChartProps): boolean {
+  if (a.height !== b.height || a.format !== b.format || a.legendValues !== b.legendValues) return false;
+  if (a.reference?.y !== b.reference?.y || a.reference?.label !== b.reference?.label) return false;
+  if (a.series.length !== b.series.length || a.data.length !== b.data.length) return false;
+  for (let i = 0; i < a.series.length; i++) {
+    const x = a.series[i] as SeriesSpec;
+    const y = b.series[i] as SeriesSpec;
+    if (x.key !== y.key || x.label !== y.label || x.color !== y.color || x.kind !== y.kind || x.stack !== y.stack)
+      return false;
+  }
+  if (a.data === b.data) return true;
+  for (let i = 0; i < a.data.length; i++) {
+    const p = a.data[i] as ChartPoint;
+    const q = b.data[i] as ChartPoint;
+    if (p.t !== q.t) return false;
+    for (const s of a.series) if (p[s.key] !== q[s.key]) return false;
+  }
+  return true;
+}
+
+export const TimeSeriesChart = memo(TimeSeriesChartView, sameChart);

@@ -124,8 +124,9 @@ export function Controller({ view, route, now }: PanelProps) {
         <TimeSeriesChart
           data={throughputSeries(c)}
           series={[
-            { key: 'reconciles', label: 'reconciles', color: C.ok, kind: 'bar', stack: 'r' },
-            { key: 'errors', label: 'errors', color: C.err, kind: 'bar', stack: 'e' },
+            // Stepped areas, not bars: one path per series instead of one element per second per series.
+            { key: 'reconciles', label: 'reconciles', color: C.ok, kind: 'area', stack: 'r' },
+            { key: 'errors', label: 'errors', color: C.err, kind: 'area', stack: 'e' },
             { key: 'retries', label: 'retries', color: C.warn },
             { key: 'activeWorkers', label: 'active workers', color: C.teal },
           ]}

@@ -72,7 +72,6 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
       (e) => e.kind === 'fifo.pop' && mine(e),
       (e) => e.kind === 'fifo.delta' && mine(e),
     ];
-    let popIdx = -1;
     for (const pred of chain) {
       if (cursor < 0) break;
       const i = findBack(
@@ -84,19 +83,18 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
       if (i >= 0) {
         idx.push(i);
         cursor = i;
-        if ((log[i] as StampedEvent).kind === 'fifo.pop') popIdx = i;
       }
     }
-    // The reflector reports a watch event once its delta is queued, so the event sits between the delta and
-    // the pop: look for it from the pop back, and tell it first, as it happened.
-    const from = popIdx >= 0 ? popIdx : cursor;
-    if (from >= 0) {
-      const w = findBack(
-        log,
-        from - 1,
-        (e) => e.kind === 'reflector.event' && mine(e),
-        (e) => e.kind === 'reconcile.end' && e.controller === controller && e.key === key,
-      );
+    // The reflector reports a watch event once its delta is queued, so the event may follow its delta: look
+    // back from the delta first, then forward up to the reconcile, and tell it first, as it happened.
+    const delta = idx.find((i) => (log[i] as StampedEvent).kind === 'fifo.delta');
+    const stopAt = (e: StampedEvent) => e.kind === 'reconcile.end' && e.controller === controller && e.key === key;
+    if (delta !== undefined) {
+      let w = findBack(log, delta - 1, (e) => e.kind === 'reflector.event' && mine(e), stopAt);
+      for (let i = delta + 1; w < 0 && i < s; i++) {
+        const e = log[i] as StampedEvent;
+        if (e.kind === 'reflector.event' && mine(e)) w = i;
+      }
       if (w >= 0) watchIdx = w;
     }
   }
@@ -108,7 +106,7 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
     }
   }
   const steps: JourneyStep[] = [];
-  const ordered = idx.sort((x, y) => x - y);
+  const ordered = idx.filter((i) => i !== watchIdx).sort((x, y) => x - y);
   if (watchIdx >= 0) ordered.unshift(watchIdx);
   for (const i of ordered) {
     const ev = log[i] as StampedEvent;
