@@ -182,7 +182,8 @@ describeEnvtest('deploy/ on kube-apiserver with RBAC', () => {
     const d = dash;
     // The kubelet's probes carry no token.
     expect(await (await fetch(`${d.url}healthz`)).text()).toBe('ok');
-    expect((await fetch(`${d.url}readyz`)).status).toBe(200);
+    // Ready once the manager runs and every informer synced (503 with the reason until then).
+    await eventually(async () => ((await fetch(`${d.url}readyz`)).status === 200 ? true : undefined), '/readyz 200');
     // Everything else does.
     expect((await fetch(`${d.url}api/view`)).status).toBe(401);
     expect(
