@@ -233,3 +233,12 @@ func causeOf(t, detail string) protocol.EnqueueCause {
 func queueForget(key string) protocol.QueueForgetEvent {
 	return protocol.QueueForgetEvent{Queue: "c", Key: key}
 }
+
+func TestTypeNameDropsPackagePointerAndTypeArguments(t *testing.T) {
+	if got := typeName(&priorityqueue.AddOpts{}); got != "AddOpts" {
+		t.Errorf("got %q", got)
+	}
+	if got := typeName(newPQ(testScope(t), false).inner); got != "Priorityqueue" {
+		t.Errorf("generic type: got %q", got)
+	}
+}

@@ -40,12 +40,12 @@ func keyOf(req reconcile.Request) string {
 
 // typeName is a value's type without package or pointer, e.g. "GenerationChangedPredicate".
 func typeName(v any) string {
-	n := strings.TrimLeft(strings.TrimPrefix(fmtType(v), "*"), "*")
-	if i := strings.LastIndex(n, "."); i >= 0 {
-		n = n[i+1:]
-	}
+	n := strings.TrimLeft(fmtType(v), "*")
 	if i := strings.Index(n, "["); i >= 0 {
 		n = n[:i]
+	}
+	if i := strings.LastIndex(n, "."); i >= 0 {
+		n = n[i+1:]
 	}
 	if n == "" {
 		return "unknown"

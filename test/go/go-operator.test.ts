@@ -95,6 +95,10 @@ describe.skipIf(!goBinary())('Go example operator, attached', () => {
         (id) => inf[id] && inf[id].storeSize > 0,
       );
     });
+    // controller-runtime registers one handler per watch on each informer.
+    expect(client.view.informers['apps/v1/Deployment']?.handlers).toEqual([
+      expect.stringMatching(/^EventHandler#\d+$/),
+    ]);
     const writes = await until('its writes', () => {
       const w = Object.values(client.view.controllers['website']?.writes ?? {});
       return w.length >= 3 && w;
