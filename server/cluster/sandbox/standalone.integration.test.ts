@@ -123,6 +123,11 @@ describe('runStandaloneSandbox', () => {
         return (d.status as Obj | undefined)?.numberReady === 3 ? d : undefined;
       });
       expect(ds.status).toMatchObject({ desiredNumberScheduled: 3, currentNumberScheduled: 3 });
+      await call(url, 'POST', '/api/v1/namespaces', { metadata: { name: 'team-a' } });
+      await eventually('the default ServiceAccount of a new namespace', async () => {
+        const sa = await call(url, 'GET', '/api/v1/namespaces/team-a/serviceaccounts/default');
+        return sa.kind === 'ServiceAccount' ? sa : undefined;
+      });
     } finally {
       ctrl.abort();
       await sb.done;

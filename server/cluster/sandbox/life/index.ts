@@ -1,6 +1,7 @@
 // Life in a cluster with no nodes or controller manager of its own: the sandbox's (or envtest's)
-// built-in controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, EndpointSlice), a node
-// simulator and, for the dashboard's own demo, a workload generator, started and stopped together.
+// built-in controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, EndpointSlice, the
+// default ServiceAccount per namespace), a node simulator and, for the dashboard's own demo, a workload
+// generator, started and stopped together.
 import type { RestConfig } from '../../../runtime/client/config';
 import { newRestClient } from '../../../runtime/client/rest-client';
 import { newManager, type Manager } from '../../../runtime/manager/manager';
@@ -9,6 +10,7 @@ import type { Clock } from '../../../runtime/util/clock';
 import type { SandboxStore } from '../store-api';
 import { NodeSimulator, type NodeSimulatorOptions } from './node-simulator';
 import { addMoreControllers } from './more-controllers';
+import { addServiceAccountController } from './serviceaccount-controller';
 import { addWorkloadControllers } from './workload-controllers';
 import { WorkloadGenerator, type ChurnProfile } from './workload-generator';
 import { clientTarget, storeTarget } from './workload-target';
@@ -61,6 +63,7 @@ export async function startClusterControllers(opts: ClusterControllersOptions): 
   });
   await addWorkloadControllers(controllers);
   await addMoreControllers(controllers);
+  await addServiceAccountController(controllers);
   const ac = new AbortController();
   const running = controllers.start(ac.signal);
   const nodes = opts.store
