@@ -19,6 +19,9 @@ import (
 //	GET  /events?after=SEQ      NDJSON: every held event after SEQ, then new ones as they come; an empty
 //	                            line every few seconds says the process is alive
 //	POST /command               a step or requeue command (JSON, as the dashboard's); answers an Ack
+//	GET  /object?informer=ID&key=NAMESPACE/NAME
+//	                            the informer's cached copy of one object (404 when it holds none); a
+//	                            Secret's data is never sent
 //
 // With a token, each request needs "Authorization: Bearer TOKEN".
 
@@ -48,6 +51,7 @@ func serve(s *Scope, addr, token string) (*server, error) {
 	})
 	mux.HandleFunc("GET /events", s.streamEvents)
 	mux.HandleFunc("POST /command", s.serveCommand)
+	mux.HandleFunc("GET /object", s.serveObject)
 	srv := &http.Server{Handler: authorized(token, mux), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return &server{ln: ln, srv: srv}, nil

@@ -26,22 +26,29 @@ export async function runAttach(
   opts: AttachOptions,
   log: (line: string) => void = console.log,
 ): Promise<RunningAttach> {
-  // The mirror sits in front of the recorder and answers its cache-browser questions (read only after both exist).
+  // Each process's mirror sits in front of the recorder and answers its cache-browser questions (read only
+  // once both exist).
   const recorder: Recorder = new Recorder({
-    objectSource: { get: () => undefined, keys: (gvk): string[] => mirror.keys(gvk) },
+    objectSource: {
+      get: (gvk, ns, name) => mirrors.map((m) => m.get(gvk, ns, name)).find((o) => o !== undefined),
+      keys: (informer): string[] => mirrors.flatMap((m) => m.keys(informer)),
+    },
   });
-  const mirror: KeyMirror = new KeyMirror(recorder);
   const lanes = opts.addresses.length > 1;
-  const connections = opts.addresses.map(
-    (address) =>
-      new BridgeConnection({
-        address,
-        probe: mirror,
-        lanes,
-        log,
-        ...(opts.bridgeToken ? { token: opts.bridgeToken } : {}),
-      }),
-  );
+  const mirrors: KeyMirror[] = [];
+  const connections = opts.addresses.map((address) => {
+    // The fetcher runs only after the connection has streamed an event, so conn exists by then.
+    const mirror: KeyMirror = new KeyMirror(recorder, (informer, key) => conn.fetchObject(informer, key));
+    mirrors.push(mirror);
+    const conn: BridgeConnection = new BridgeConnection({
+      address,
+      probe: mirror,
+      lanes,
+      log,
+      ...(opts.bridgeToken ? { token: opts.bridgeToken } : {}),
+    });
+    return conn;
+  });
   for (const c of connections) c.start();
   // Controller names come with each hello: give the processes a moment before the first client connects.
   await Promise.all(connections.map((c) => c.ready(3000)));

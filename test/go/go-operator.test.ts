@@ -106,6 +106,25 @@ describe.skipIf(!goBinary())('Go example operator, attached', () => {
     expect(writes.map((w) => w.verb).sort()).toEqual(expect.arrayContaining(['create', 'create', 'updateStatus']));
   });
 
+  it('browses the process cache: its keys and the cached copy of one object', async () => {
+    const keys = await client.inspect({ target: 'cache', informer: 'apps/v1/Deployment' });
+    expect(keys).toMatchObject({ ok: true, result: { keys: ['default/hello'], total: 1 } });
+    // The copy is fetched from the process when the object changes; ask until it has arrived.
+    let obj: unknown;
+    for (let i = 0; i < 200 && !obj; i++) {
+      const r = await client.inspect({
+        target: 'object',
+        object: { gvk: 'apps/v1/Deployment', namespace: 'default', name: 'hello' },
+      });
+      if (r.ok && r.result.target === 'object') obj = r.result.object ?? undefined;
+      if (!obj) await new Promise((res) => setTimeout(res, 50));
+    }
+    expect(obj).toMatchObject({
+      kind: 'Deployment',
+      metadata: { name: 'hello', ownerReferences: [{ kind: 'Website' }] },
+    });
+  });
+
   it('requeues a key on the Go controller from the dashboard, with a manual cause', async () => {
     const ack = await client.command({ type: 'requeue', controller: 'website', key: 'default/hello' });
     expect(ack.ok).toBe(true);

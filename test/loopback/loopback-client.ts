@@ -12,6 +12,8 @@ import type {
   EventBatch,
   HelloRequest,
   HelloResult,
+  InspectRequest,
+  InspectResult,
   ServerInfo,
   ServerToClientEvents,
   Snapshot,
@@ -103,6 +105,10 @@ export class LoopbackClient {
 
   async command<T extends Command>(cmd: T): Promise<Ack<CommandResult<T['type']>>> {
     return (await this.socket.timeout(10_000).emitWithAck('command', cmd)) as Ack<CommandResult<T['type']>>;
+  }
+
+  async inspect(req: InspectRequest): Promise<Ack<InspectResult>> {
+    return (await this.socket.timeout(10_000).emitWithAck('inspect', req)) as Ack<InspectResult>;
   }
 
   close(): void {

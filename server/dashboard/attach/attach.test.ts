@@ -5,6 +5,7 @@ import type { RuntimeEvent } from '../../../shared/protocol/events';
 import { parseCli } from '../../cli-options';
 import { BridgeConnection } from './bridge-connection';
 import { LineSplitter, parseEventLine, parseHello } from './bridge-wire';
+import { KeyMirror } from './key-mirror';
 import { intoLane, splitLaneName } from './lanes';
 
 describe('bridge wire', () => {
@@ -159,5 +160,35 @@ describe('BridgeConnection', () => {
     await until(() => bridge.afters.length === 2);
     expect(bridge.afters).toEqual([0, 0]);
     expect(got.find((e) => e.kind === 'queue.forget')).toMatchObject({ queue: '[p] c' });
+  });
+});
+
+describe('KeyMirror', () => {
+  it('keeps the keys of each informer and fetches a changed object once at a time', async () => {
+    const { got, probe } = collector();
+    const fetched: string[] = [];
+    let release: () => void = () => undefined;
+    const mirror = new KeyMirror(probe, (informer, key) => {
+      fetched.push(`${informer} ${key}`);
+      return new Promise(
+        (r) => (release = () => r({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'ns' } })),
+      );
+    });
+    const ref = { gvk: 'v1/ConfigMap', namespace: 'ns', name: 'a' };
+    const update = (op: 'add' | 'update' | 'delete') =>
+      mirror.emit({ kind: 'indexer.update', informer: '[p] v1/ConfigMap', op, key: 'ns/a', ref, size: 1 });
+    update('add');
+    update('update');
+    update('update');
+    expect(fetched).toEqual(['v1/ConfigMap ns/a']); // one in flight; the later changes wait for it
+    release();
+    await until(() => fetched.length === 2);
+    release();
+    await until(() => mirror.get('v1/ConfigMap', 'ns', 'a') !== undefined);
+    expect(mirror.keys('[p] v1/ConfigMap')).toEqual(['ns/a']);
+    update('delete');
+    expect(mirror.keys('[p] v1/ConfigMap')).toEqual([]);
+    expect(mirror.get('v1/ConfigMap', 'ns', 'a')).toBeUndefined();
+    expect(got).toHaveLength(4);
   });
 });

@@ -1,6 +1,7 @@
 // One attached process: reads its hello, streams its events into the recorder, reconnects (resuming from
 // the last seq it received while the process is the same one), and reports the process as gone when it
 // cannot be reached, instead of going silent.
+import type { KubeObject } from '../../../shared/models/object';
 import type { BridgeHello } from '../../../shared/protocol/events-bridge';
 import type { Probe } from '../../runtime/instrumentation/probe';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
@@ -98,6 +99,18 @@ export class BridgeConnection {
       ...(body.result !== undefined ? { result: body.result } : {}),
       ...(typeof body.error === 'string' ? { error: body.error } : {}),
     };
+  }
+
+  /** The process's cached copy of one object (its informer's store), or undefined when it holds none. */
+  async fetchObject(informer: string, key: string): Promise<KubeObject | undefined> {
+    const q = new URLSearchParams({ informer, key });
+    const res = await fetch(`${this.baseUrl}/object?${q}`, {
+      headers: this.auth(),
+      signal: AbortSignal.any([this.ac.signal, AbortSignal.timeout(5000)]),
+    });
+    if (!res.ok) return undefined;
+    const body: unknown = await res.json();
+    return isKubeObject(body) ? body : undefined;
   }
 
   private auth(): Record<string, string> {
@@ -221,4 +234,13 @@ export class BridgeConnection {
       ...(missed ? { missed } : {}),
     });
   }
+}
+
+function isKubeObject(v: unknown): v is KubeObject {
+  return (
+    typeof v === 'object' &&
+    v !== null &&
+    typeof (v as { metadata?: unknown }).metadata === 'object' &&
+    (v as { metadata: unknown }).metadata !== null
+  );
 }

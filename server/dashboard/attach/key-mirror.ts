@@ -1,14 +1,27 @@
-// The cache browser for attached processes: the keys each informer's store holds, kept from the indexer
-// events the process streams (its side handler sees every add and delete). Objects themselves stay in the
-// process, so get() has none to show.
+// The cache browser for an attached process: the keys each informer's store holds, kept from the indexer
+// events the process streams, and the cached copies themselves, fetched from the process when an object
+// changes (one fetch in flight per object, at most MAX_OBJECTS kept) so inspect can answer synchronously.
+import type { KubeObject } from '../../../shared/models/object';
 import type { RuntimeEvent } from '../../../shared/protocol/events';
 import type { Probe } from '../../runtime/instrumentation/probe';
 import type { ObjectSource } from '../recorder/object-source';
+import { splitLaneName } from './lanes';
+
+const MAX_OBJECTS = 2000;
+
+/** Reads one object from the process: its informer id (without lane) and store key. */
+export type ObjectFetcher = (informer: string, key: string) => Promise<KubeObject | undefined>;
 
 export class KeyMirror implements Probe, ObjectSource {
   private readonly keysByInformer = new Map<string, Set<string>>();
+  private readonly objects = new Map<string, KubeObject>();
+  private readonly inFlight = new Set<string>();
+  private readonly again = new Set<string>();
 
-  constructor(private readonly next: Probe) {}
+  constructor(
+    private readonly next: Probe,
+    private readonly fetcher?: ObjectFetcher,
+  ) {}
 
   get enabled(): boolean {
     return this.next.enabled;
@@ -18,17 +31,49 @@ export class KeyMirror implements Probe, ObjectSource {
     if (ev.kind === 'indexer.update') {
       let keys = this.keysByInformer.get(ev.informer);
       if (!keys) this.keysByInformer.set(ev.informer, (keys = new Set()));
-      if (ev.op === 'delete') keys.delete(ev.key);
-      else keys.add(ev.key);
+      const id = objectId(ev.ref.gvk, ev.ref.namespace, ev.ref.name);
+      if (ev.op === 'delete') {
+        keys.delete(ev.key);
+        this.objects.delete(id);
+      } else {
+        keys.add(ev.key);
+        if (this.objects.has(id) || this.objects.size < MAX_OBJECTS)
+          this.refresh(id, splitLaneName(ev.informer).name, ev.key);
+      }
     }
     this.next.emit(ev);
   }
 
-  get(): undefined {
-    return undefined;
+  private refresh(id: string, informer: string, key: string): void {
+    if (!this.fetcher) return;
+    if (this.inFlight.has(id)) {
+      this.again.add(id);
+      return;
+    }
+    this.inFlight.add(id);
+    this.fetcher(informer, key)
+      .then(
+        (obj) => {
+          if (obj) this.objects.set(id, obj);
+          else this.objects.delete(id);
+        },
+        () => undefined,
+      )
+      .finally(() => {
+        this.inFlight.delete(id);
+        if (this.again.delete(id)) this.refresh(id, informer, key);
+      });
+  }
+
+  get(gvk: string, namespace: string | undefined, name: string): KubeObject | undefined {
+    return this.objects.get(objectId(gvk, namespace, name));
   }
 
   keys(informer: string): string[] {
     return [...(this.keysByInformer.get(informer) ?? [])];
   }
+}
+
+function objectId(gvk: string, namespace: string | undefined, name: string): string {
+  return `${gvk}|${namespace ?? ''}|${name}`;
 }
