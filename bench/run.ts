@@ -3,7 +3,9 @@
 //   --quick       small shapes, one repetition: a smoke run
 //   --no-go       skip the Go peers (no Go toolchain)
 //   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
+//   --no-browser  skip the dashboard's frame rate in Chromium under the storm workload
 import { availableParallelism, cpus } from 'node:os';
+import { benchBrowser } from './browser';
 import { benchGoBridge } from './go-bridge';
 import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
@@ -19,6 +21,7 @@ const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const withGo = !args.has('--no-go');
 const withSandbox = !args.has('--no-sandbox');
+const withBrowser = !args.has('--no-browser');
 const shape = quick ? QUICK : FULL;
 
 const t0 = performance.now();
@@ -135,6 +138,16 @@ async function main(): Promise<void> {
     }
   }
 
+  const browser: string[] = [];
+  if (withBrowser) {
+    log('browser: the dashboard in Chromium under the storm workload…');
+    try {
+      browser.push(...(await benchBrowser({ windowMs: quick ? 5000 : 10_000, stormRate: 40 })));
+    } catch (e) {
+      notes.push(`browser not measured: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+
   const paired = new Set(peers.map((p) => p.bench));
   onlyOurs.unshift(...ours.filter((o) => !paired.has(o.bench)));
 
@@ -155,6 +168,7 @@ async function main(): Promise<void> {
     '',
     oursOnly(onlyOurs),
     ...(delivery.length ? ['', ...delivery] : []),
+    ...(browser.length ? ['', ...browser] : []),
     ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
     '',
     `total bench time ${((performance.now() - began) / 1000).toFixed(0)} s`,
