@@ -133,10 +133,14 @@ describe.skipIf(!chromiumPath)('cache drift, themes and keyboard in Chromium', (
     );
     expect(await page.textContent('[data-testid="builder-watches"]')).toMatch(/of apps\/v1\/Deployment/);
     expect(await page.textContent('[data-testid="reconcile-results"]')).toContain('TerminalError');
-    const journey = (await page.textContent('[data-testid="journey"]')) ?? '';
-    expect(journey).toContain('watch delivered');
-    expect(journey).toContain("read from the informer's cache");
-    await page.screenshot({ path: join(shots, 'learn.png'), fullPage: true });
+    // One object followed from its watch event to the reconcile's cached read, once such a story has happened.
+    await page.waitForFunction(
+      `(() => { const t = document.querySelector('[data-testid="journey"]')?.textContent ?? '';
+        return t.includes('watch delivered') && t.includes("read from the informer's cache"); })()`,
+      undefined,
+      { timeout: 30_000 },
+    );
+    await page.screenshot({ path: join(shots, 'learn-full.png'), fullPage: true });
     await ctx.close();
   }, 90_000);
 
