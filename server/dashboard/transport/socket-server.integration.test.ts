@@ -111,6 +111,16 @@ describe('handshake and streaming', () => {
     if (h.type === 'incompatible') expect(h.error).toMatch(/999.*not supported/);
   });
 
+  it('says a protocol version that is not a number is not a number (not "1 is not supported: speaks 1")', async () => {
+    const { dash } = await setup();
+    const c = track(client(dash));
+    const h = await hello(c, { protocolVersion: '1' as never });
+    expect(h).toMatchObject({ type: 'incompatible', serverProtocolVersion: 1 });
+    if (h.type === 'incompatible') {
+      expect(h.error).toBe('hello needs protocolVersion as a number (this server speaks 1), got string "1"');
+    }
+  });
+
   it('filters batches and snapshots by subscription', async () => {
     const { dash, recorder } = await setup();
     const c = track(client(dash));

@@ -248,7 +248,11 @@ export class DashboardSocketServer {
       return {
         type: 'incompatible',
         serverProtocolVersion: PROTOCOL_VERSION,
-        error: `protocol version ${String(version)} is not supported: this server speaks ${PROTOCOL_VERSION}; reload the page`,
+        error:
+          typeof version === 'number'
+            ? `protocol version ${version} is not supported: this server speaks ${PROTOCOL_VERSION}; reload the page`
+            : `hello needs protocolVersion as a number (this server speaks ${PROTOCOL_VERSION}), got ` +
+              `${version === undefined ? 'none' : `${typeof version} ${String(JSON.stringify(version)).slice(0, 40)}`}`,
       };
     }
     const parsed = parseHello(input);

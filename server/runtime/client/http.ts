@@ -3,6 +3,7 @@
 // proxies come from @kubernetes/client-node's KubeConfig.applyToHTTPSOptions; bytes move over node:http(s).
 // Error statuses become ApiError from the metav1.Status body (client-go's transformResponse); transport
 // failures become ApiError code 0 with a message that says what to check.
+import { X509Certificate } from 'node:crypto';
 import http from 'node:http';
 import https from 'node:https';
 import type { Clock, TimerHandle } from '../util/clock';
@@ -77,6 +78,47 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
 
 /** Longest Retry-After wait honoured, so a confused server cannot park a request for hours. */
 const MAX_RETRY_AFTER_SECONDS = 60;
+
+/** client-node's failure to prepare credentials, as something to act on (a missing exec plugin above all). */
+function credentialsMessage(msg: string, host: string): string {
+  const spawn = /spawn (\S+) ENOENT/.exec(msg);
+  if (spawn) {
+    return (
+      `the kubeconfig's exec credential plugin "${spawn[1]}" (users[].user.exec.command) was not found: ` +
+      `install it or put it on PATH, then retry (needed to authenticate to ${host})`
+    );
+  }
+  return `cannot prepare credentials or TLS settings for ${host}: ${msg}`;
+}
+
+/**
+ * Refuses certificate-authority data that is not a PEM certificate. Node would otherwise drop it silently and
+ * verify against its own roots, so a garbled CA surfaced as "self-signed certificate".
+ */
+function checkCertificateAuthority(ca: unknown, host: string): void {
+  const list = Array.isArray(ca) ? ca : [ca];
+  for (const item of list) {
+    const pem = typeof item === 'string' ? item : Buffer.isBuffer(item) ? item.toString('utf8') : '';
+    const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+    let problem = blocks.length === 0 ? 'it holds no PEM certificate (-----BEGIN CERTIFICATE-----)' : undefined;
+    for (const block of blocks) {
+      if (problem) break;
+      try {
+        new X509Certificate(block);
+      } catch (err) {
+        problem = `a certificate in it does not parse (${err instanceof Error ? err.message : String(err)})`;
+      }
+    }
+    if (problem) {
+      throw new ApiError(
+        0,
+        TransportReason.ConfigError,
+        `the certificate authority for ${host} (certificate-authority or certificate-authority-data in the ` +
+          `kubeconfig) is unusable: ${problem}`,
+      );
+    }
+  }
+}
 
 export class HttpClient {
   readonly config: RestConfig;
@@ -174,13 +216,7 @@ export class HttpClient {
       // agent, after headers and auth are applied. There is no TLS to verify on http (kubectl and client-go
       // accept such kubeconfigs, e.g. the sandbox's), and this transport brings its own agent, so go on.
       const plainHttpRule = /HTTP protocol is not allowed/.test(msg) && host.startsWith('http:');
-      if (!plainHttpRule) {
-        throw new ApiError(
-          0,
-          TransportReason.ConfigError,
-          `cannot prepare credentials or TLS settings for ${host}: ${msg}`,
-        );
-      }
+      if (!plainHttpRule) throw new ApiError(0, TransportReason.ConfigError, credentialsMessage(msg, host));
     }
     const url = new URL(host + req.path);
     for (const [k, v] of Object.entries(req.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
@@ -271,6 +307,7 @@ export class HttpClient {
     };
     const key = `${isHttps}|${String(tls.ca)}|${String(tls.cert)}|${String(tls.key)}|${tls.rejectUnauthorized}|${tls.servername}`;
     if (!this.agent || key !== this.agentKey) {
+      if (isHttps && tls.ca !== undefined) checkCertificateAuthority(tls.ca, this.config.host);
       // An exec plugin may rotate the client certificate; a new identity needs a new agent. Streams still
       // open on the old agent keep their sockets.
       this.agent = isHttps ? new https.Agent({ ...tls, keepAlive: true }) : new http.Agent({ keepAlive: true });
@@ -363,6 +400,17 @@ export class HttpClient {
         message: genericMessage(code, text),
       };
       if (retryAfter > 0) status.details = { retryAfterSeconds: retryAfter };
+    }
+    // What a Go TLS server (kube-apiserver) answers a plain-http request with.
+    if (code === 400 && /client sent an HTTP request to an HTTPS server/i.test(text)) {
+      const https = this.config.host.replace(/^http:/, 'https:');
+      return new ApiError(
+        400,
+        'BadRequest',
+        `the API server at ${this.config.host} speaks HTTPS, not plain HTTP: use ${https} as the server ` +
+          'address in the kubeconfig',
+        status,
+      );
     }
     if (code === 401) {
       const ctx = this.config.contextName;
