@@ -47,6 +47,11 @@ export class BridgeConnection {
     return this.hello?.process ?? this.o.address;
   }
 
+  /** The controller-runtime version the process was built with, as its hello says. */
+  get controllerRuntime(): string | undefined {
+    return this.hello?.controllerRuntime;
+  }
+
   /** The lane prefix of this process's names, when lanes are on. */
   get lane(): string | undefined {
     return this.o.lanes ? this.process : undefined;
@@ -197,8 +202,11 @@ export class BridgeConnection {
   private accept(line: string): void {
     const w = parseEventLine(line);
     if (!w || w.seq <= this.lastSeq) return;
-    if (w.event.kind === 'controller.lifecycle' && this.hello && !this.hello.controllers.includes(w.event.controller)) {
-      this.hello.controllers.push(w.event.controller);
+    // A controller built after the hello was answered: the bridge's builder announces each one it makes
+    // (and only those have a queue wrapper that takes commands).
+    if (w.event.kind === 'controller.lifecycle' && this.hello) {
+      if (!this.hello.controllers.includes(w.event.controller)) this.hello.controllers.push(w.event.controller);
+      if (!this.hello.steppable.includes(w.event.controller)) this.hello.steppable.push(w.event.controller);
     }
     this.lastSeq = w.seq;
     if (this.o.probe.enabled) this.o.probe.emit(intoLane(w.event, this.lane));
