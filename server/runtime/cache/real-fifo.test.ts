@@ -32,6 +32,16 @@ async function drain(f: RealFIFO<TObj>): Promise<Deltas<TObj>[]> {
 const flat = async (f: RealFIFO<TObj>): Promise<Deltas<TObj>> => (await drain(f)).flat();
 
 describe('the_real_fifo_test', () => {
+  it('TestRealFIFO_replaceWithDeleteDeltaIn: a queued Delete, then a Replaced for the relisted object', async () => {
+    const f = fifo(literalLister(mk('foo', 1)));
+    f.delete(mk('foo', 1));
+    f.replace([mk('foo', 2)], '');
+    expect(await flat(f)).toEqual([
+      { type: 'Deleted', object: mk('foo', 1) },
+      { type: 'Replaced', object: mk('foo', 2) },
+    ]);
+  });
+
   it('requires knownObjects', () => {
     expect(() => new RealFIFO<TObj>({ knownObjects: undefined as unknown as KeyListerGetter<TObj> })).toThrow();
   });
