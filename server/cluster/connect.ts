@@ -4,7 +4,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getConfig, type RestConfig } from '../runtime/client/config';
+import { getConfig, type RestConfig } from '../runtime/client';
 import { ControlPlane } from './envtest';
 import { connectCluster } from './kubeconfig';
 import { SandboxServer } from './sandbox';

@@ -3,7 +3,7 @@
 import { KubeConfig } from '@kubernetes/client-node';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { KubeObject, KubeStatus, WatchEvent } from '../../shared/models/object';
-import { RestConfig } from '../runtime/client/config';
+import { RestConfig } from '../runtime/client';
 import { FakeClock, flushMicrotasks } from '../runtime/testing/fake-clock';
 import type { RunningCluster } from './connect';
 import { ClusterControlsImpl, watchTargetOf } from './controls';

@@ -5,8 +5,8 @@
 // verbs); timed ones lift by themselves, each can be cleared by its id.
 import type { FaultSpec, FaultTarget } from '../../shared/protocol/commands';
 import type { ClusterInfo } from '../../shared/protocol/socket';
-import type { Clock, TimerHandle } from '../runtime/util/clock';
-import { realClock } from '../runtime/util/clock';
+import type { Clock, TimerHandle } from '../runtime';
+import { realClock } from '../runtime';
 import type { RunningCluster } from './connect';
 import type { FaultVerb, WatchTarget } from './sandbox/faults';
 import type { ChurnProfile } from './sandbox/life';

@@ -5,6 +5,7 @@ import type { EnqueueCause } from './events-workqueue';
 import type { WorkqueueEvent } from './events-workqueue';
 import type { Draft } from './reduce-draft';
 import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './reduce-hotloop';
+import { unhandled } from './reduce-exhaustive';
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
 import type { BackoffStep, ControllerSeriesPoint, ControllerView, KeyView, ModuleView, ReconcileRecord } from './view';
@@ -260,6 +261,9 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       k.requeues = 0;
       return;
     }
+    default:
+      unhandled(ev);
+      return;
   }
   const p = point(d, c, ev.ts);
   p.ready = c.depth.ready;
@@ -356,6 +360,8 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       }
       return;
     }
+    default:
+      unhandled(ev);
   }
 }
 

@@ -2,6 +2,7 @@
 import type { CacheEvent } from './events-cache';
 import type { Draft } from './reduce-draft';
 import { dict, lookup } from './records';
+import { unhandled } from './reduce-exhaustive';
 import { notable } from './reduce-notable';
 import { emptyTransitionCounts, isReflectorTransition, transitionId } from './reflector-machine';
 import { seriesPoint } from './reduce-series';
@@ -348,5 +349,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       }
       return;
     }
+    default:
+      unhandled(ev);
   }
 }

@@ -13,6 +13,7 @@ import { eventProblem } from './event-check';
 import { Draft } from './reduce-draft';
 import { applyControllerEvent, applyWorkqueueEvent } from './reduce-controller';
 import { applyCacheEvent } from './reduce-informer';
+import { CACHE_BLOCKS, CONTROLLER_BLOCKS, WORKQUEUE_BLOCKS } from './reduce-exhaustive';
 import { notable } from './reduce-notable';
 import { ratePerSecond } from './reduce-series';
 import { MAX_REDUCER_ERRORS } from './view';
@@ -121,30 +122,17 @@ function apply(d: Draft, ev: StampedEvent): void {
   if (v.firstTs === 0) v.firstTs = ev.ts;
   v.eventCount++;
   d.log(ev);
-  switch (blockOf(ev.kind)) {
-    case 'reflector':
-    case 'fifo':
-    case 'indexer':
-    case 'informer':
-      applyCacheEvent(d, ev as Stamped<CacheEvent>);
-      return;
-    case 'queue':
-      applyWorkqueueEvent(d, ev as Stamped<WorkqueueEvent>);
-      return;
-    case 'controller':
-    case 'handler':
-    case 'reconcile':
-    case 'client':
-    case 'manager':
-    case 'module':
-    case 'leaderelection':
-      applyControllerEvent(d, ev as Stamped<ControllerEvent>);
-      return;
-    default:
-      // A kind from a newer server: kept in the log, otherwise ignored (kinds are only ever added).
-      return;
-  }
+  // The block lists are checked against the event unions at compile time (reduce-exhaustive.ts).
+  const block = blockOf(ev.kind);
+  if (CACHE.has(block)) applyCacheEvent(d, ev as Stamped<CacheEvent>);
+  else if (WORKQUEUE.has(block)) applyWorkqueueEvent(d, ev as Stamped<WorkqueueEvent>);
+  else if (CONTROLLER.has(block)) applyControllerEvent(d, ev as Stamped<ControllerEvent>);
+  // Otherwise a kind from a newer server: kept in the log, otherwise ignored (kinds are only ever added).
 }
+
+const CACHE: ReadonlySet<string> = new Set(CACHE_BLOCKS);
+const WORKQUEUE: ReadonlySet<string> = new Set(WORKQUEUE_BLOCKS);
+const CONTROLLER: ReadonlySet<string> = new Set(CONTROLLER_BLOCKS);
 
 /** Kind → its block (the part before the dot), remembered so the hot path allocates no substring. */
 const BLOCKS = new Map<string, string>();

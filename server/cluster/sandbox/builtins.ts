@@ -10,7 +10,7 @@ import * as kinds from './defaults-kinds';
 import { hpaV1FromStorage, hpaV1ToStorage } from './hpa-v1';
 import { virtualCreate } from './reviews';
 import { validateConfigData, validateWorkloadSelector } from './builtin-validation';
-import type { Clock } from '../../runtime/util/clock';
+import type { Clock } from '../../runtime';
 import { STANDARD_VERBS, type ResourceType, type SubresourceInfo } from './resources';
 
 interface GeneratedResource {

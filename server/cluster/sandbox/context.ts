@@ -1,6 +1,6 @@
 // What every sandbox handler shares: storage, the type registry, time and randomness.
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../runtime/util/clock';
+import type { Clock } from '../../runtime';
 import type { ResourceRegistry, ResourceType } from './resources';
 import { grKey, type ObjectStorage } from './storage';
 

@@ -2,7 +2,7 @@
 // watches, watches ended with 410 Expired or closed, history compacted now. Not an upstream port; the
 // failures mimic what a real API server under stress returns (Status bodies with the usual reasons,
 // Retry-After on 429/5xx, the etcd "too old" 410 on a watch that fell out of the window).
-import type { Clock, TimerHandle } from '../../runtime/util/clock';
+import type { Clock, TimerHandle } from '../../runtime';
 import type { ObjectStorage } from './storage';
 import { newGone, newStaleConflict, StatusError } from './status-errors';
 import type { WatchHub, WatchInfo } from './watch-hub';

@@ -4,7 +4,7 @@
 import { writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { realClock, type Clock } from '../../runtime/util/clock';
+import { realClock, type Clock } from '../../runtime';
 import { createBootstrapObjects, createKubernetesService, createSystemNamespaces } from './bootstrap';
 import { builtinTypes } from './builtins';
 import { BuiltinControllers } from './controllers';

@@ -5,7 +5,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { getConfig } from '../../runtime/client/config';
+import { getConfig } from '../../runtime/client';
 import { startClusterControllers, type ClusterControllers } from './life';
 import { SandboxServer, type SandboxServerOptions } from './server';
 

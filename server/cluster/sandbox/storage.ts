@@ -2,7 +2,7 @@
 // one global revision counter, a key-ordered object map per group/resource, and an event log that
 // is compacted by age so watches and exact-revision lists from too old a revision fail with 410.
 import type { KubeObject } from '../../../shared/models/object';
-import { realClock, type Clock } from '../../runtime/util/clock';
+import { realClock, type Clock } from '../../runtime';
 import { newGone } from './status-errors';
 
 export type StoredEventType = 'ADDED' | 'MODIFIED' | 'DELETED';

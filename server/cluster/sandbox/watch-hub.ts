@@ -4,7 +4,7 @@
 // old and the new state, and gets periodic bookmarks and a deadline. The fault injector may stall a watcher
 // (it drops what it would send, keeping the connection open) and later let it catch up from history.
 import type { KubeObject, KubeStatus, WatchEvent } from '../../../shared/models/object';
-import type { TimerHandle } from '../../runtime/util/clock';
+import type { TimerHandle } from '../../runtime';
 import { grOf, type SandboxContext } from './context';
 import { waitForResourceVersion } from './list';
 import { apiVersionOf, withTypeMeta, type ResourceType } from './resources';

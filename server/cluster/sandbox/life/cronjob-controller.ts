@@ -4,11 +4,11 @@
 // lastScheduleTime and lastSuccessfulTime are kept, finished Jobs beyond the history limits are
 // deleted, and the CronJob is requeued for its next scheduled minute. Schedules are read in UTC.
 import type { KubeObject } from '../../../../shared/models/object';
-import type { Client } from '../../../runtime/client/interfaces';
-import { rawPatch } from '../../../runtime/client/patch';
-import { setControllerReference } from '../../../runtime/controller/controllerutil';
-import { reconcileFunc } from '../../../runtime/reconcile/reconcile';
-import { isAlreadyExists, isNotFound } from '../../../runtime/util/errors';
+import type { Client } from '../../../runtime/client';
+import { rawPatch } from '../../../runtime/client';
+import { setControllerReference } from '../../../runtime';
+import { reconcileFunc } from '../../../runtime';
+import { isAlreadyExists, isNotFound } from '../../../runtime';
 import { nextAfter, parseCron } from './cron';
 
 const CRONJOB = { apiVersion: 'batch/v1', kind: 'CronJob' } as const;

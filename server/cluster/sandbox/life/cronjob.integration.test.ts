@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../../shared/models/object';
-import { getConfig } from '../../../runtime/client/config';
-import { newRestClient } from '../../../runtime/client/rest-client';
-import type { ReconcileContext } from '../../../runtime/reconcile/reconcile';
+import { getConfig } from '../../../runtime/client';
+import { newRestClient } from '../../../runtime/client';
+import type { ReconcileContext } from '../../../runtime';
 import { SandboxServer } from '../server';
 import { cronJobReconciler } from './cronjob-controller';
 

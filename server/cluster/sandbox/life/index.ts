@@ -2,11 +2,11 @@
 // built-in controllers (Deployment, ReplicaSet, StatefulSet, DaemonSet, Job, CronJob, EndpointSlice, the
 // default ServiceAccount per namespace), a node simulator and, for the dashboard's own demo, a workload
 // generator, started and stopped together.
-import type { RestConfig } from '../../../runtime/client/config';
-import { newRestClient } from '../../../runtime/client/rest-client';
-import { newManager, type Manager } from '../../../runtime/manager/manager';
-import { newRegistry } from '../../../runtime/metrics/registry';
-import type { Clock } from '../../../runtime/util/clock';
+import type { RestConfig } from '../../../runtime/client';
+import { newRestClient } from '../../../runtime/client';
+import { newManager, type Manager } from '../../../runtime';
+import { newRegistry } from '../../../runtime';
+import type { Clock } from '../../../runtime';
 import type { SandboxStore } from '../store-api';
 import { NodeSimulator, type NodeSimulatorOptions } from './node-simulator';
 import { addMoreControllers } from './more-controllers';

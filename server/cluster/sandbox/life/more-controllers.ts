@@ -3,14 +3,14 @@
 // schedulable node, Jobs run pods to completion, and every Service with a selector gets an EndpointSlice
 // of its ready pods (shapes of kubernetes pkg/controller/{statefulset,daemon,job,endpointslice}).
 import type { KubeObject } from '../../../../shared/models/object';
-import { newControllerManagedBy } from '../../../runtime/builder/controller';
-import { rawPatch } from '../../../runtime/client/patch';
-import type { Client } from '../../../runtime/client/interfaces';
-import { setControllerReference } from '../../../runtime/controller/controllerutil';
-import { enqueueRequestsFromMapFunc } from '../../../runtime/handler/enqueue-mapped';
-import type { Manager } from '../../../runtime/manager/manager';
-import { reconcileFunc, type Request } from '../../../runtime/reconcile/reconcile';
-import { isAlreadyExists, isNotFound } from '../../../runtime/util/errors';
+import { newControllerManagedBy } from '../../../runtime';
+import { rawPatch } from '../../../runtime/client';
+import type { Client } from '../../../runtime/client';
+import { setControllerReference } from '../../../runtime';
+import { enqueueRequestsFromMapFunc } from '../../../runtime';
+import type { Manager } from '../../../runtime';
+import { reconcileFunc, type Request } from '../../../runtime';
+import { isAlreadyExists, isNotFound } from '../../../runtime';
 import { cronJobReconciler } from './cronjob-controller';
 import { templateHash } from './workload-controllers';
 

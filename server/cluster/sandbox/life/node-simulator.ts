@@ -2,7 +2,7 @@
 // Pending → Running → their containers report ready, and pods being deleted are finished off after
 // their containers "stop". Delays are configurable so a learner can watch each step.
 import type { KubeObject } from '../../../../shared/models/object';
-import { realClock, type Clock, type TimerHandle } from '../../../runtime/util/clock';
+import { realClock, type Clock, type TimerHandle } from '../../../runtime';
 import type { SandboxStore } from '../store-api';
 
 export interface NodeSimulatorOptions {

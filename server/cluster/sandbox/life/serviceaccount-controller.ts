@@ -1,12 +1,12 @@
 // kube-controller-manager's ServiceAccount controller (kubernetes pkg/controller/serviceaccount): every
 // active namespace has a `default` ServiceAccount, recreated when deleted.
 import type { KubeObject } from '../../../../shared/models/object';
-import { newControllerManagedBy } from '../../../runtime/builder/controller';
-import type { Client } from '../../../runtime/client/interfaces';
-import { enqueueRequestsFromMapFunc } from '../../../runtime/handler/enqueue-mapped';
-import type { Manager } from '../../../runtime/manager/manager';
-import { reconcileFunc } from '../../../runtime/reconcile/reconcile';
-import { isAlreadyExists, isNotFound } from '../../../runtime/util/errors';
+import { newControllerManagedBy } from '../../../runtime';
+import type { Client } from '../../../runtime/client';
+import { enqueueRequestsFromMapFunc } from '../../../runtime';
+import type { Manager } from '../../../runtime';
+import { reconcileFunc } from '../../../runtime';
+import { isAlreadyExists, isNotFound } from '../../../runtime';
 
 const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace' } as const;
 const SERVICE_ACCOUNT = { apiVersion: 'v1', kind: 'ServiceAccount' } as const;

@@ -4,13 +4,13 @@
 // controller would be (ports the shape of kubernetes pkg/controller/{deployment,replicaset}).
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../../../shared/models/object';
-import { newControllerManagedBy } from '../../../runtime/builder/controller';
-import { rawPatch } from '../../../runtime/client/patch';
-import type { Client } from '../../../runtime/client/interfaces';
-import { setControllerReference } from '../../../runtime/controller/controllerutil';
-import type { Manager } from '../../../runtime/manager/manager';
-import { reconcileFunc, type Request } from '../../../runtime/reconcile/reconcile';
-import { isNotFound } from '../../../runtime/util/errors';
+import { newControllerManagedBy } from '../../../runtime';
+import { rawPatch } from '../../../runtime/client';
+import type { Client } from '../../../runtime/client';
+import { setControllerReference } from '../../../runtime';
+import type { Manager } from '../../../runtime';
+import { reconcileFunc, type Request } from '../../../runtime';
+import { isNotFound } from '../../../runtime';
 
 const RS = { apiVersion: 'apps/v1', kind: 'ReplicaSet' } as const;
 const DEPLOY = { apiVersion: 'apps/v1', kind: 'Deployment' } as const;

@@ -1,7 +1,7 @@
 // Churn for the sandbox, so controllers have something to do: creates, updates and deletes of pods,
 // configmaps and deployment scales in the demo namespace, at a rate and in a profile the user picks.
 import type { KubeObject } from '../../../../shared/models/object';
-import { realClock, type Clock, type TimerHandle } from '../../../runtime/util/clock';
+import { realClock, type Clock, type TimerHandle } from '../../../runtime';
 import type { WorkloadTarget } from './workload-target';
 
 export type ChurnProfile = 'steady' | 'bursty' | 'storm';

@@ -1,9 +1,9 @@
 // Where the workload generator writes: the sandbox's in-process store, or any cluster through a client.
 // One small async interface keeps the generator the same for both.
 import type { KubeObject } from '../../../../shared/models/object';
-import type { Client } from '../../../runtime/client/interfaces';
-import { rawPatch } from '../../../runtime/client/patch';
-import { isNotFound } from '../../../runtime/util/errors';
+import type { Client } from '../../../runtime/client';
+import { rawPatch } from '../../../runtime/client';
+import { isNotFound } from '../../../runtime';
 import type { SandboxStore } from '../store-api';
 
 export interface TypeMeta {
