@@ -1,32 +1,16 @@
-// End to end: the real product (or, until the composition root exists, the real dashboard transport fed by
-// the synthetic runtime) driven by Debian's Chromium through playwright-core. Opens the page, waits for live
+// End to end: the real product driven by Debian's Chromium through playwright-core. Opens the page, waits for live
 // data, clicks through every panel, checks the key facts are on screen, and saves docs/screenshots/*.png.
 //
 // Skips with a message when chromium is not installed, unless CONTROLLER_SCOPE_REQUIRE_BROWSER=1.
-import { execFileSync, spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { chromium } from 'playwright-core';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSyntheticDashboard } from './support/synthetic-dashboard';
+import { buildWeb, findChromium, launchChromium, root, startProduct } from './support/product';
+import type { RunningProduct } from './support/product';
 
-const root = resolve(import.meta.dirname, '../..');
 const shots = join(root, 'docs/screenshots');
 const requireBrowser = process.env.CONTROLLER_SCOPE_REQUIRE_BROWSER === '1';
-
-function findChromium(): string | undefined {
-  for (const name of ['chromium', 'chromium-browser']) {
-    try {
-      const p = execFileSync('which', [name], { encoding: 'utf8' }).trim();
-      if (p) return p;
-    } catch {
-      // not on PATH; try the next name
-    }
-  }
-  return undefined;
-}
 
 const chromiumPath = findChromium();
 if (!chromiumPath) {
@@ -35,88 +19,16 @@ if (!chromiumPath) {
   console.warn(msg);
 }
 
-interface Product {
-  url: string;
-  kind: 'product' | 'synthetic';
-  stop(): Promise<void>;
-}
-
-/** Starts `node bin/controller-scope.mjs --port 0` and reads the dashboard URL it prints. */
-async function startProduct(): Promise<Product> {
-  const child: ChildProcess = spawn(process.execPath, ['bin/controller-scope.mjs', '--port', '0'], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
-  });
-  let out = '';
-  const url = await new Promise<string>((ok, fail) => {
-    const timer = setTimeout(() => fail(new Error(`no dashboard URL printed within 120s:\n${out}`)), 120_000);
-    const onData = (b: Buffer) => {
-      out += b.toString();
-      // The dashboard prints "dashboard: <url>"; other URLs (the sandbox API server) may come first.
-      const m = /dashboard[^\n]*?(https?:\/\/(?:127\.0\.0\.1|localhost|\[::1\]):\d+\/?\S*)/.exec(out);
-      if (m?.[1]) {
-        clearTimeout(timer);
-        ok(m[1]);
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      fail(new Error(`controller-scope exited with ${code} before serving:\n${out}`));
-    });
-  });
-  return {
-    url,
-    kind: 'product',
-    stop: () =>
-      new Promise<void>((done) => {
-        if (child.exitCode !== null) return done();
-        child.once('exit', () => done());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
-  };
-}
-
-async function startSynthetic(): Promise<Product> {
-  const s = await startSyntheticDashboard({ staticDir: join(root, 'dist/web') });
-  return { url: s.url, kind: 'synthetic', stop: () => s.close() };
-}
-
 describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
-  let product: Product;
+  let product: RunningProduct;
   let browser: Browser;
   let page: Page;
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-      cwd: root,
-      stdio: 'inherit',
-    });
-    product =
-      existsSync(join(root, 'server/main.ts')) && existsSync(join(root, 'server/cli.ts'))
-        ? await startProduct()
-        : await startSynthetic();
-    if (product.kind === 'synthetic') {
-      console.warn(
-        'server/main.ts or server/cli.ts does not exist yet: testing against the dashboard transport fed by synthetic events',
-      );
-    }
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
-    });
+    buildWeb();
+    product = await startProduct();
+    browser = await launchChromium(chromiumPath as string);
     page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     mkdirSync(shots, { recursive: true });
