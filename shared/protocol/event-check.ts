@@ -58,6 +58,7 @@ const SHAPES: Record<string, Record<string, Check>> = {
     error: optStr,
     requeueAfterMs: optNum,
   },
+  'reconcile.stuck': { controller: str, key: str, worker: num, reason: str, sinceAbortMs: num },
   'client.request': { controller: optStr, verb: str, ref, code: optNum, error: optStr },
   'manager.lifecycle': { phase: str, group: optStr, error: optStr },
   'module.lifecycle': { file: str, phase: str, generation: num, controllers: optStrings, error: moduleError },

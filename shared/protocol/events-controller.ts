@@ -114,7 +114,24 @@ export interface LeaderElectionEvent {
   holder?: string;
 }
 
+/**
+ * A reconcile still running well after its signal aborted (its reconciliation timeout passed, or the
+ * controller is stopping): it ignores the signal and holds its worker. Not an upstream event: controller-runtime
+ * cancels the context and says nothing when the reconciler does not return.
+ */
+export interface ReconcileStuckEvent {
+  kind: 'reconcile.stuck';
+  controller: ControllerName;
+  key: MetaNamespaceKey;
+  worker: number;
+  /** Why the signal aborted. */
+  reason: 'timeout' | 'shutdown';
+  /** How long ago it aborted. */
+  sinceAbortMs: number;
+}
+
 export type ControllerEvent =
+  | ReconcileStuckEvent
   | ControllerLifecycleEvent
   | HandlerEventEvent
   | ReconcileStartEvent

@@ -313,6 +313,16 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       return reconcileStart(d, ev);
     case 'reconcile.end':
       return reconcileEnd(d, ev);
+    case 'reconcile.stuck': {
+      const c = controllerOf(d, ev.controller, ev.ts);
+      const why = ev.reason === 'timeout' ? 'its reconciliation timeout passed' : 'the controller is stopping';
+      const text =
+        `${ev.controller} ${ev.key}: reconcile ignores its abort signal: still running ` +
+        `${Math.round(ev.sinceAbortMs / 100) / 10} s after it was aborted (${why}), holding worker ${ev.worker}`;
+      c.lastError = text;
+      notable(d, ev, 'error', text, { controller: ev.controller, key: ev.key });
+      return;
+    }
     case 'client.request': {
       if (!ev.controller) return;
       const c = controllerOf(d, ev.controller, ev.ts);

@@ -46,6 +46,7 @@ export class Controller {
   private readonly recoverPanic: boolean;
   private readonly leaderElection: boolean;
   private readonly reconciliationTimeoutMs: number;
+  private readonly abortGraceMs: number;
   private readonly clock: Clock;
   private readonly probe: Probe;
   private readonly registry: Registry;
@@ -87,6 +88,7 @@ export class Controller {
     this.recoverPanic = opts.recoverPanic ?? true;
     this.leaderElection = opts.needLeaderElection ?? true;
     this.reconciliationTimeoutMs = opts.reconciliationTimeoutMs ?? 0;
+    this.abortGraceMs = opts.abortGraceMs ?? 5000;
     this.clock = opts.clock ?? realClock;
     this.probe = opts.probe ?? NOOP_PROBE;
     this.metrics = controllerMetrics(this.registry);
@@ -311,7 +313,7 @@ export class Controller {
         attempt,
       });
     }
-    const { result, err, hasErr, panicked, timedOut } = await this.reconcile(req);
+    const { result, err, hasErr, panicked, timedOut } = await this.reconcile(req, worker);
     if (timedOut) this.metrics.reconcileTimeouts.inc({ controller: this.name });
     if (hasErr) {
       this.log.error(err, 'Reconciler error', { object: key, namespace: req.namespace, name: req.name });
@@ -346,7 +348,10 @@ export class Controller {
   }
 
   /** The reconcile wrapper: fresh context per request, optional deadline, panic recovery. */
-  private async reconcile(req: Request): Promise<{
+  private async reconcile(
+    req: Request,
+    worker: number,
+  ): Promise<{
     result: Result | void;
     err: unknown;
     hasErr: boolean;
@@ -361,6 +366,7 @@ export class Controller {
       name: req.name,
       reconcileID,
     });
+    const unwatch = this.watchAbort(ctx.signal, req, worker, log);
     try {
       const result = await runInReconcileScope({ controller: this.name, key: requestKey(req), reconcileID }, () =>
         this.reconciler.reconcile({ signal: ctx.signal, log, reconcileID, controller: this.name }, req),
@@ -374,8 +380,44 @@ export class Controller {
       const err = new Error(`panic: ${errorMessage(thrown)} [recovered]`, { cause: thrown });
       return { result: undefined, err, hasErr: true, panicked: true, timedOut };
     } finally {
+      unwatch();
       ctx.cancel();
     }
+  }
+
+  /**
+   * Once the reconcile's signal aborts, gives it abortGraceMs to return; past that it is reported, since it
+   * holds a worker (and a shutdown) for as long as it ignores the signal. Returns the cleanup.
+   */
+  private watchAbort(signal: AbortSignal, req: Request, worker: number, log: Logger): () => void {
+    let grace: { cancel(): void } | undefined;
+    const onAbort = (): void => {
+      const abortedAt = this.clock.now();
+      const reason = this.timedOut(signal) ? 'timeout' : 'shutdown';
+      grace = this.clock.setTimer(() => {
+        const sinceAbortMs = this.clock.now() - abortedAt;
+        log.error(new Error('reconcile ignores its abort signal'), 'Reconciler still running after abort', {
+          reason,
+          sinceAbortMs,
+        });
+        if (this.probe.enabled) {
+          this.probe.emit({
+            kind: 'reconcile.stuck',
+            controller: this.name,
+            key: requestKey(req),
+            worker,
+            reason,
+            sinceAbortMs,
+          });
+        }
+      }, this.abortGraceMs);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    return () => {
+      signal.removeEventListener('abort', onAbort);
+      grace?.cancel();
+    };
   }
 
   private timedOut(signal: AbortSignal): boolean {

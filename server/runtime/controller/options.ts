@@ -61,6 +61,11 @@ export interface ControllerOptions {
   needLeaderElection?: boolean;
   /** Aborts the reconcile's signal after this long. Default 0 = none. */
   reconciliationTimeoutMs?: number;
+  /**
+   * A reconcile still running this long after its signal aborted (timeout or shutdown) is reported
+   * (reconcile.stuck, an error log): it ignores the signal and holds its worker. Default 5000 ms.
+   */
+  abortGraceMs?: number;
   /** Start sources before leader election is won (Warmup). Default false. */
   enableWarmup?: boolean;
   skipNameValidation?: boolean;
