@@ -19,14 +19,19 @@ export function goEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `nice go ARGS` in dir; resolves with its output, rejects with it on failure. */
-export function go(dir: string, args: string[], timeoutMs = 600_000): Promise<string> {
+export function go(
+  dir: string,
+  args: string[],
+  timeoutMs = 600_000,
+  env: Record<string, string> = {},
+): Promise<string> {
   const bin = goBinary();
   if (!bin) return Promise.reject(new Error('no Go toolchain (install Go 1.26 at /usr/local/go)'));
   return new Promise((resolve, reject) => {
     execFile(
       'nice',
       ['-n', '10', bin, ...args],
-      { cwd: dir, env: goEnv(), timeout: timeoutMs, maxBuffer: 32 << 20 },
+      { cwd: dir, env: goEnv(env), timeout: timeoutMs, maxBuffer: 32 << 20 },
       (err, stdout, stderr) =>
         err ? reject(new Error(`go ${args.join(' ')} failed:\n${stdout}${stderr}`)) : resolve(stdout + stderr),
     );
