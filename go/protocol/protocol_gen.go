@@ -906,7 +906,36 @@ func (e LeaderElectionEvent) MarshalJSON() ([]byte, error) {
 	}{KindLeaderelectionState, fields(e)})
 }
 
-// ControllerEvent is one of: ControllerLifecycleEvent, HandlerEventEvent, ReconcileStartEvent, ReconcileEndEvent, ClientRequestEvent, ManagerLifecycleEvent, ModuleLifecycleEvent, LeaderElectionEvent.
+// A reconcile still running well after its signal aborted (its reconciliation timeout passed, or the
+// controller is stopping): it ignores the signal and holds its worker. Not an upstream event: controller-runtime
+// cancels the context and says nothing when the reconciler does not return.
+type ReconcileStuckEvent struct {
+	Controller ControllerName   `json:"controller"`
+	Key        MetaNamespaceKey `json:"key"`
+	Worker     int              `json:"worker"`
+	// Why the signal aborted.
+	// One of: timeout, shutdown.
+	Reason string `json:"reason"`
+	// How long ago it aborted.
+	SinceAbortMs float64 `json:"sinceAbortMs"`
+}
+
+// KindReconcileStuck is the wire kind of ReconcileStuckEvent.
+const KindReconcileStuck = "reconcile.stuck"
+
+// EventKind names the event on the wire.
+func (ReconcileStuckEvent) EventKind() string { return KindReconcileStuck }
+
+// MarshalJSON writes the kind first, then the fields.
+func (e ReconcileStuckEvent) MarshalJSON() ([]byte, error) {
+	type fields ReconcileStuckEvent
+	return json.Marshal(struct {
+		Kind string `json:"kind"`
+		fields
+	}{KindReconcileStuck, fields(e)})
+}
+
+// ControllerEvent is one of: ReconcileStuckEvent, ControllerLifecycleEvent, HandlerEventEvent, ReconcileStartEvent, ReconcileEndEvent, ClientRequestEvent, ManagerLifecycleEvent, ModuleLifecycleEvent, LeaderElectionEvent.
 type ControllerEvent = RuntimeEvent
 
 // From shared/protocol/events-bridge.ts.
