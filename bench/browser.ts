@@ -2,9 +2,7 @@
 // Debian's Chromium for a fixed window, measuring frames per second (requestAnimationFrame) and long tasks
 // (PerformanceObserver 'longtask', tasks over 50 ms). The web app is built for production first; a
 // development React build would measure something no user runs.
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
-import { findChromium, launchChromium, root, startProduct } from '../test/e2e/support/product';
+import { buildWeb, findChromium, launchChromium, startProduct } from '../test/e2e/support/product';
 
 export interface PanelFrameFigure {
   panel: string;
@@ -19,11 +17,7 @@ const PANELS = ['overview', 'workqueue', 'controller'];
 export async function benchBrowser(opts: { windowMs: number; stormRate: number }): Promise<string[]> {
   const chromium = findChromium();
   if (!chromium) return ['browser: not measured (no chromium on PATH)'];
-  execFileSync(process.execPath, [join(root, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: root,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  buildWeb();
   const product = await startProduct();
   const browser = await launchChromium(chromium);
   const figures: PanelFrameFigure[] = [];

@@ -29,7 +29,7 @@ describe.skipIf(!chromiumPath)('dashboard in Chromium', () => {
     buildWeb();
     product = await startProduct();
     browser = await launchChromium(chromiumPath as string);
-    page = await browser.newPage({ viewport: { width: 1440, height: 960 } });
+    page = await browser.newPage({ viewport: { width: 1440, height: 960 }, colorScheme: 'dark' });
     page.on('pageerror', (e) => pageErrors.push(e.message));
     mkdirSync(shots, { recursive: true });
   }, 240_000);
