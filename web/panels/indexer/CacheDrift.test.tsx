@@ -1,6 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import type { DriftReport } from '../../../shared/protocol/drift';
+import { reduce } from '../../../shared/protocol/reduce';
 import { newInformer } from '../../../shared/protocol/reduce-informer';
+import type { StampedEvent } from '../../../shared/protocol/events';
+import { createView } from '../../../shared/protocol/view';
+import { Reflector } from '../reflector/Reflector';
 import { renderText } from '../../fixtures/render';
 import { DriftResult } from './CacheDrift';
 import { explainDrift } from './drift-series';
@@ -65,5 +69,15 @@ describe('cache drift', () => {
   it('says in sync when nothing differs', () => {
     const ok = { ...report, missing: [], extra: [], stale: [], omitted: { missing: 0, extra: 0, stale: 0 } };
     expect(explainDrift(ok, stalledInformer()).text).toMatch(/^In sync/);
+  });
+});
+
+describe('cache drift beside the reflector history', () => {
+  it('the Reflector panel offers the comparison too', () => {
+    const view = reduce(createView(), [
+      { kind: 'reflector.state', informer: 'v1/Pod', from: 'idle', to: 'listing', reason: 'initial', seq: 1, ts: 1 },
+    ] as StampedEvent[]);
+    const t = renderText(<Reflector view={view} now={2} route={{ panel: 'reflector', informer: 'v1/Pod' }} />);
+    expect(t).toContain('Compare with the API server');
   });
 });

@@ -9,6 +9,7 @@ import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, REFLECTOR_TONE } from '../../components/colors';
 import { fmtAgo, fmtClockMs, fmtCount, fmtCountdown, fmtDuration } from '../../components/format';
 import { focusInformer, informerIds } from '../focus';
+import { CacheDrift } from '../indexer/CacheDrift';
 import type { PanelProps } from '../types';
 import { StateDiagram } from './StateDiagram';
 import { legendRows } from './state-diagram-model';
@@ -111,6 +112,7 @@ export function Reflector({ view, route, now }: PanelProps) {
           height={130}
         />
       </Card>
+      <CacheDrift inf={inf} />
       <Card title="Session history" right={<span className="dim">newest first · {rows.length} entries</span>} flush>
         <DataTable
           rows={rows}
