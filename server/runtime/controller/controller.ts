@@ -17,7 +17,7 @@ import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
 import { defaultNewQueue } from './default-queue';
 import { DEFAULT_CACHE_SYNC_TIMEOUT_MS, type ControllerOptions, type ControllerQueue, type NewQueue } from './options';
-import { handleResult } from './result-handling';
+import { handleResult, readResult } from './result-handling';
 import { Stepper } from './stepper';
 import type { TypedRateLimiter } from '../workqueue/interfaces';
 import { runtimeDefaults } from '../upstream';
@@ -339,7 +339,8 @@ export class Controller {
         worker,
         durationMs: elapsed,
         outcome: handled.outcome,
-        ...(hasErr ? { error: errorMessage(err) } : {}),
+        // Bounded: the message travels into the view, the notable log and recordings.
+        ...(hasErr ? { error: errorMessage(err).slice(0, MAX_ERROR_CHARS) } : {}),
         ...(handled.requeueAfterMs !== undefined ? { requeueAfterMs: handled.requeueAfterMs } : {}),
       });
     }
@@ -368,10 +369,14 @@ export class Controller {
     });
     const unwatch = this.watchAbort(ctx.signal, req, worker, log);
     try {
-      const result = await runInReconcileScope({ controller: this.name, key: requestKey(req), reconcileID }, () =>
-        this.reconciler.reconcile({ signal: ctx.signal, log, reconcileID, controller: this.name }, req),
+      const returned: unknown = await runInReconcileScope(
+        { controller: this.name, key: requestKey(req), reconcileID },
+        () => this.reconciler.reconcile({ signal: ctx.signal, log, reconcileID, controller: this.name }, req),
       );
-      return { result, err: undefined, hasErr: false, panicked: false, timedOut: this.timedOut(ctx.signal) };
+      const result = readResult(returned);
+      const timedOut = this.timedOut(ctx.signal);
+      if (result instanceof Error) return { result: undefined, err: result, hasErr: true, panicked: false, timedOut };
+      return { result, err: undefined, hasErr: false, panicked: false, timedOut };
     } catch (thrown) {
       const timedOut = this.timedOut(ctx.signal);
       if (!isPanic(thrown)) return { result: undefined, err: thrown, hasErr: true, panicked: false, timedOut };
@@ -435,6 +440,8 @@ export class Controller {
     });
   }
 }
+
+const MAX_ERROR_CHARS = 4000;
 
 /** controller.NewUnmanaged */
 export function newUnmanaged(opts: ControllerOptions): Controller {

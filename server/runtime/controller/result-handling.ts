@@ -7,6 +7,51 @@ import type { Request, Result } from '../reconcile/reconcile';
 import { errorMessage, isTerminalError } from '../util/errors';
 import type { ControllerQueue } from './options';
 
+/**
+ * What the reconciler returned, as a Result, or the error that refuses it. Go's type system guarantees a
+ * struct of a bool and two numbers; here anything can come back, so a value that is not a Result, a field
+ * that cannot be read, or a requeueAfterMs or priority that is not a finite number becomes a reconcile error
+ * naming the problem (rate-limited retry, as for any error). A negative requeueAfterMs is ignored, as upstream.
+ */
+export function readResult(value: unknown): Result | Error {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object') {
+    return new Error(
+      `the reconciler returned a ${typeof value}, not a Result ({}, {requeue: true} or {requeueAfterMs: n})`,
+    );
+  }
+  let requeue: unknown;
+  let after: unknown;
+  let priority: unknown;
+  try {
+    const r = value as Record<string, unknown>;
+    requeue = r.requeue;
+    after = r.requeueAfterMs;
+    priority = r.priority;
+  } catch (err) {
+    return new Error(`reading the Result the reconciler returned failed: ${errorMessage(err)}`);
+  }
+  if (after !== undefined && (typeof after !== 'number' || !Number.isFinite(after))) {
+    return new Error(`Result.requeueAfterMs must be a finite number of milliseconds, got ${shown(after)}`);
+  }
+  if (priority !== undefined && (typeof priority !== 'number' || !Number.isFinite(priority))) {
+    return new Error(`Result.priority must be a finite number, got ${shown(priority)}`);
+  }
+  const out: Result = {};
+  if (requeue) out.requeue = true;
+  if (after !== undefined) out.requeueAfterMs = after;
+  if (priority !== undefined) out.priority = priority;
+  return out;
+}
+
+function shown(v: unknown): string {
+  return typeof v === 'number'
+    ? String(v)
+    : typeof v === 'string'
+      ? `a string ${JSON.stringify(v.slice(0, 40))}`
+      : `a ${typeof v}`;
+}
+
 export interface HandledResult {
   outcome: ReconcileOutcome;
   requeueAfterMs?: number;
@@ -42,7 +87,7 @@ export function handleResult(o: {
       metrics.terminalReconcileErrors.inc({ controller });
       return { outcome: 'terminalError' };
     }
-    const cause: EnqueueCause = { type: 'errorBackoff', detail: errorMessage(o.err) };
+    const cause: EnqueueCause = { type: 'errorBackoff', detail: errorMessage(o.err).slice(0, 4000) };
     if (usePriority) queue.addWithOpts?.({ ratelimited: true, priority, cause }, req);
     else queue.addRateLimited(req, cause);
     return { outcome: o.panicked ? 'panic' : 'error' };

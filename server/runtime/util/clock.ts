@@ -14,10 +14,18 @@ export interface Clock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 export const realClock: Clock = {
   now: () => Date.now(),
   setTimer(fn, ms) {
-    const t = setTimeout(fn, Math.max(0, ms));
+    // setTimeout runs a delay over 2^31-1 ms (about 24.8 days) at once; longer ones are chained.
+    let t: ReturnType<typeof setTimeout>;
+    const arm = (left: number): void => {
+      const step = Math.min(Math.max(0, left), MAX_TIMEOUT_MS);
+      t = setTimeout(() => (left > MAX_TIMEOUT_MS ? arm(left - MAX_TIMEOUT_MS) : fn()), step);
+    };
+    arm(Number.isNaN(ms) ? 0 : ms);
     return { cancel: () => clearTimeout(t) };
   },
   sleep(ms, signal) {

@@ -57,12 +57,22 @@ export function terminalError(err: unknown): TerminalError {
 
 /** errors.Is(err, reconcile.TerminalError(nil)): err or anything in its cause chain is a TerminalError. */
 export function isTerminalError(err: unknown): boolean {
-  for (let e = err, depth = 0; e instanceof Error && depth < 100; e = e.cause, depth++) {
-    if (e instanceof TerminalError) return true;
+  try {
+    for (let e = err, depth = 0; e instanceof Error && depth < 100; e = e.cause, depth++) {
+      if (e instanceof TerminalError) return true;
+    }
+  } catch {
+    // A cause getter that throws: not terminal.
   }
   return false;
 }
 
+/** The message of anything thrown; never throws itself (a reconciler may throw anything at all). */
 export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  try {
+    return err instanceof Error ? String(err.message) : String(err);
+  } catch {
+    // Object.create(null), a throwing toString or message getter, …
+    return `a thrown ${err === null ? 'null' : typeof err} that cannot be printed`;
+  }
 }
