@@ -17,7 +17,40 @@ import { newListWatchFromClient } from '../../server/runtime/client/list-watch';
 import type { ListerWatcher } from '../../server/runtime/client/lister-watcher';
 import { RecordingProbe } from '../../server/runtime/testing/recording-probe';
 import { SandboxServer } from '../../server/cluster/sandbox';
+import type { StampedEvent } from '../../shared/protocol/events';
+import { reduce } from '../../shared/protocol/reduce';
+import { isReflectorTransition, transitionId } from '../../shared/protocol/reflector-machine';
+import { createView } from '../../shared/protocol/view';
+import { diagramEdges } from '../../web/panels/reflector/state-diagram-model';
 import type { WatchTarget } from '../../server/cluster/sandbox/faults';
+
+/**
+ * Under every fault the sandbox injects, the reflector changes state only along edges of the shared table,
+ * each change starting where the last ended, and the Reflector panel's diagram (built from the reduced view,
+ * as the browser builds it) counts exactly the changes the runtime reported, edge by edge.
+ */
+function expectDiagramMatches(probe: RecordingProbe): void {
+  const changes = probe.ofKind('reflector.state');
+  let at = 'idle';
+  for (const e of changes) {
+    expect(isReflectorTransition(e.from, e.to), `${e.from}→${e.to} (${e.reason})`).toBe(true);
+    expect(e.from).toBe(at);
+    at = e.to;
+  }
+  const emitted = new Map<string, number>();
+  for (const e of changes) emitted.set(transitionId(e.from, e.to), (emitted.get(transitionId(e.from, e.to)) ?? 0) + 1);
+  // Every path the issue names was taken: 410 and errors go through backoff before a relist.
+  for (const edge of ['watching→backoff', 'backoff→relisting', 'relisting→watching'])
+    expect(emitted.get(edge), edge).toBeGreaterThan(0);
+  const stamped = probe.events.map((e, i) => ({ ...e, seq: i + 1, ts: 1_000 + i }) as StampedEvent);
+  const counters = reduce(createView(), stamped).informers['v1/ConfigMap']?.counters;
+  expect(counters).toBeDefined();
+  if (!counters) return;
+  for (const arrow of diagramEdges(counters)) {
+    const want = arrow.edges.reduce((n, t) => n + (emitted.get(transitionId(t.from, t.to)) ?? 0), 0);
+    expect(arrow.count, `${arrow.from}→${arrow.to}`).toBe(want);
+  }
+}
 
 const NS = 'chaos';
 const CM = { apiVersion: 'v1', kind: 'ConfigMap' };
@@ -247,5 +280,6 @@ describe.each<FifoKind>(['DeltaFIFO', 'RealFIFO'])('informer chaos (%s)', (fifo)
     const relists = probe.ofKind('reflector.listBegin').filter((e) => e.relist);
     expect(relists.some((e) => /410/.test(e.cause))).toBe(true);
     expect(probe.ofKind('reflector.watchEnd').length).toBeGreaterThan(1);
+    expectDiagramMatches(probe);
   }, 40_000);
 });
