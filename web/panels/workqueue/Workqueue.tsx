@@ -1,6 +1,6 @@
 // The workqueue: depth split into ready / waiting (delayed or backing off) / processing, and every key
 // with its state, requeue count and the countdown to its next retry: "why is this key not moving?".
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import type { CauseType } from '../../../shared/protocol/events';
 import { Breakdown } from '../../components/Bars';
 import { Card, Empty } from '../../components/Card';
@@ -16,7 +16,7 @@ import { navigate } from '../../client/route';
 import { controllerNames, focusController } from '../focus';
 import { fmtMs, fmtMsCountdown } from '../trace/format-ms';
 import type { PanelProps } from '../types';
-import { depthSeries, keyRows, stateCounts } from './workqueue-series';
+import { depthSeries, keyOrder, keyRow, stateCounts } from './workqueue-series';
 import type { KeyFilter } from './workqueue-series';
 
 const FILTERS: readonly { id: KeyFilter; label: string }[] = [
@@ -33,7 +33,14 @@ export function Workqueue({ view, route, now }: PanelProps) {
   const [filter, setFilter] = useState<KeyFilter>('all');
   const [search, setSearch] = useState('');
   const c = focusController(view, route);
-  if (!c) {
+  // Sorting every key is the panel's biggest cost: redo it when the keys change, not on every clock tick.
+  const keys = c?.keys;
+  const hotLoops = c?.hotLoops;
+  const order = useMemo(
+    () => (keys && hotLoops ? keyOrder({ keys, hotLoops }, filter, search) : undefined),
+    [keys, hotLoops, filter, search],
+  );
+  if (!c || !order) {
     return (
       <EmptyPage testId="panel-workqueue" title="Workqueue" card="Keys">
         No controller has created its workqueue yet.
@@ -42,7 +49,6 @@ export function Workqueue({ view, route, now }: PanelProps) {
   }
   const counts = stateCounts(c);
   const depth = queueCounts(c);
-  const rows = keyRows(c, now, filter, search);
   const causeRows = (Object.entries(c.causes) as [CauseType, number][])
     .filter(([, n]) => n > 0)
     .sort((a, b) => b[1] - a[1])
@@ -139,7 +145,7 @@ export function Workqueue({ view, route, now }: PanelProps) {
         flush
       >
         <VirtualTable
-          rows={rows}
+          rows={order.keys}
           total={counts.all}
           noun={filter === 'all' && !search ? 'keys' : 'keys match'}
           columns={9}
@@ -164,68 +170,74 @@ export function Workqueue({ view, route, now }: PanelProps) {
             </>
           }
         >
-          {(r) => (
-            <tr
-              key={r.key}
-              {...activateProps(() => navigate({ panel: 'trace', controller: c.name, key: r.key }))}
-              className={`clickable ${route.key === r.key ? 'selected' : ''}`}
-            >
-              <td className="mono">
-                {r.key} {r.hot && <Badge tone="err">hot loop</Badge>}
-              </td>
-              <td>
-                <Badge tone={QUEUE_STATE_TONE[r.state]}>{r.state}</Badge>
-                {r.dirty && (
-                  <Badge tone="purple" title="re-added while processing: runs again when done">
-                    dirty
-                  </Badge>
-                )}
-              </td>
-              <td className="r num dim">{fmtMs(r.stateForMs)}</td>
-              <td className={`r num ${r.requeues > 0 ? 'warn' : ''}`}>{r.requeues}</td>
-              <td className="num">
-                {r.retryAt !== undefined ? (
-                  <span
-                    title={`ready at ${fmtClockMs(r.retryAt)}`}
-                    className={r.retryInMs && r.retryInMs > 0 ? 'warn' : 'dim'}
-                  >
-                    {r.retryInMs !== undefined && r.retryInMs <= 0
-                      ? `due ${fmtMs(-r.retryInMs)} ago`
-                      : fmtMsCountdown(r.retryAt, now)}{' '}
-                    <span className="dim">({fmtClockMs(r.retryAt)})</span>
-                  </span>
-                ) : r.lastBackoff ? (
-                  <span className="dim" title="the last rate-limited requeue of this key; its history is in the trace">
-                    last backoff {fmtMs(r.lastBackoff.delayMs)} (#{r.lastBackoff.requeues})
-                  </span>
-                ) : (
-                  <span className="faint">–</span>
-                )}
-              </td>
-              <td>
-                {(Object.entries(r.pending) as [CauseType, number][]).map(([t, n]) => (
-                  <span key={t} style={{ marginRight: 3 }}>
-                    <Badge tone={CAUSE_TONE[t]}>
-                      {t}
-                      {n > 1 ? ` ×${n}` : ''}
+          {(k) => {
+            const r = keyRow(k, now, order.hot.has(k.key));
+            return (
+              <tr
+                key={r.key}
+                {...activateProps(() => navigate({ panel: 'trace', controller: c.name, key: r.key }))}
+                className={`clickable ${route.key === r.key ? 'selected' : ''}`}
+              >
+                <td className="mono">
+                  {r.key} {r.hot && <Badge tone="err">hot loop</Badge>}
+                </td>
+                <td>
+                  <Badge tone={QUEUE_STATE_TONE[r.state]}>{r.state}</Badge>
+                  {r.dirty && (
+                    <Badge tone="purple" title="re-added while processing: runs again when done">
+                      dirty
                     </Badge>
-                  </span>
-                ))}
-              </td>
-              <td className="r num">{r.adds}</td>
-              <td className="r num">{r.reconciles}</td>
-              <td>
-                {r.lastOutcome ? (
-                  <span title={r.lastError}>
-                    <Badge tone={OUTCOME_TONE[r.lastOutcome as keyof typeof OUTCOME_TONE]}>{r.lastOutcome}</Badge>{' '}
-                    <span className="dim num">{fmtMs(r.lastDurationMs)}</span>
-                  </span>
-                ) : (
-                  <span className="faint">never</span>
-                )}
-              </td>
-            </tr>
-          )}
+                  )}
+                </td>
+                <td className="r num dim">{fmtMs(r.stateForMs)}</td>
+                <td className={`r num ${r.requeues > 0 ? 'warn' : ''}`}>{r.requeues}</td>
+                <td className="num">
+                  {r.retryAt !== undefined ? (
+                    <span
+                      title={`ready at ${fmtClockMs(r.retryAt)}`}
+                      className={r.retryInMs && r.retryInMs > 0 ? 'warn' : 'dim'}
+                    >
+                      {r.retryInMs !== undefined && r.retryInMs <= 0
+                        ? `due ${fmtMs(-r.retryInMs)} ago`
+                        : fmtMsCountdown(r.retryAt, now)}{' '}
+                      <span className="dim">({fmtClockMs(r.retryAt)})</span>
+                    </span>
+                  ) : r.lastBackoff ? (
+                    <span
+                      className="dim"
+                      title="the last rate-limited requeue of this key; its history is in the trace"
+                    >
+                      last backoff {fmtMs(r.lastBackoff.delayMs)} (#{r.lastBackoff.requeues})
+                    </span>
+                  ) : (
+                    <span className="faint">–</span>
+                  )}
+                </td>
+                <td>
+                  {(Object.entries(r.pending) as [CauseType, number][]).map(([t, n]) => (
+                    <span key={t} style={{ marginRight: 3 }}>
+                      <Badge tone={CAUSE_TONE[t]}>
+                        {t}
+                        {n > 1 ? ` ×${n}` : ''}
+                      </Badge>
+                    </span>
+                  ))}
+                </td>
+                <td className="r num">{r.adds}</td>
+                <td className="r num">{r.reconciles}</td>
+                <td>
+                  {r.lastOutcome ? (
+                    <span title={r.lastError}>
+                      <Badge tone={OUTCOME_TONE[r.lastOutcome as keyof typeof OUTCOME_TONE]}>{r.lastOutcome}</Badge>{' '}
+                      <span className="dim num">{fmtMs(r.lastDurationMs)}</span>
+                    </span>
+                  ) : (
+                    <span className="faint">never</span>
+                  )}
+                </td>
+              </tr>
+            );
+          }}
         </VirtualTable>
       </Card>
     </div>

@@ -74,7 +74,7 @@ function isRetrying(k: { requeues: number; state: KeyQueueState }): boolean {
   return k.requeues > 0 && k.state !== 'idle';
 }
 
-function matches(r: KeyRow, f: KeyFilter): boolean {
+function matches(r: Pick<KeyRow, 'state' | 'requeues' | 'member' | 'hot'>, f: KeyFilter): boolean {
   switch (f) {
     case 'all':
       return true;
@@ -92,27 +92,38 @@ function matches(r: KeyRow, f: KeyFilter): boolean {
 }
 
 /**
- * Rows for the key table, most urgent first: processing, ready, then waiting by soonest retry, then idle by
- * recency. `search` is a substring match on the key.
+ * The keys for the table, most urgent first: processing, ready, then waiting by soonest retry, then idle by
+ * recency. `search` is a substring match on the key. Independent of the clock, so a panel recomputes it only
+ * when the keys change and builds rows (with their countdowns) for the few in view.
  */
-export function keyRows(c: ControllerView, now: number, filter: KeyFilter = 'queued', search = ''): KeyRow[] {
+export function keyOrder(
+  c: Pick<ControllerView, 'keys' | 'hotLoops'>,
+  filter: KeyFilter = 'queued',
+  search = '',
+): { keys: KeyView[]; hot: ReadonlySet<string> } {
   const hot = new Set(c.hotLoops.map((h) => h.key));
   const q = search.trim().toLowerCase();
-  const rows: KeyRow[] = [];
+  const keys: KeyView[] = [];
   for (const k of Object.values(c.keys)) {
     if (q && !k.key.toLowerCase().includes(q)) continue;
-    const r = keyRow(k, now, hot.has(k.key));
-    if (matches(r, filter)) rows.push(r);
+    if (matches({ state: k.state, requeues: k.requeues, member: keyMembership(k), hot: hot.has(k.key) }, filter))
+      keys.push(k);
   }
-  rows.sort(
+  keys.sort(
     (a, b) =>
       STATE_ORDER[a.state] - STATE_ORDER[b.state] ||
-      (a.state === 'waiting' ? (a.retryAt ?? 0) - (b.retryAt ?? 0) : 0) ||
+      (a.state === 'waiting' ? (a.nextRetryAt ?? 0) - (b.nextRetryAt ?? 0) : 0) ||
       b.requeues - a.requeues ||
-      a.stateForMs - b.stateForMs ||
+      b.stateSince - a.stateSince ||
       a.key.localeCompare(b.key),
   );
-  return rows;
+  return { keys, hot };
+}
+
+/** Rows for every key of keyOrder, at `now`. */
+export function keyRows(c: ControllerView, now: number, filter: KeyFilter = 'queued', search = ''): KeyRow[] {
+  const { keys, hot } = keyOrder(c, filter, search);
+  return keys.map((k) => keyRow(k, now, hot.has(k.key)));
 }
 
 /** Keys per filter, counted as the queue counts them (see shared/protocol/queue-counts). */
