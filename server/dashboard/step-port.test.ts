@@ -1,37 +1,11 @@
 // The dashboard's ControllerStepper over a runtime controller's step gate: StepState answers, breakpoint ids.
 import { describe, expect, it } from 'vitest';
-import { newRegistry } from '../runtime/metrics/registry';
-import { reconcileFunc, requestKey, type Request } from '../runtime/reconcile/reconcile';
-import { FakeClock, flushMicrotasks } from '../runtime/testing/fake-clock';
-import { FakeRequestQueue } from '../runtime/testing/fake-request-queue';
-import { Controller } from '../runtime/controller/controller';
+import { addKeys, steppedController } from '../runtime/testing/stepped-controller';
+import { flushMicrotasks } from '../runtime/testing/fake-clock';
 import { stepPort } from './step-port';
 
-function setup(fail: (r: Request) => boolean = () => false) {
-  const queue = new FakeRequestQueue({ requeueDelayed: false });
-  const seen: string[] = [];
-  const c = new Controller({
-    name: 'stepped',
-    registry: newRegistry(false),
-    clock: new FakeClock(),
-    newQueue: () => queue,
-    reconciler: reconcileFunc(async (_ctx, req) => {
-      seen.push(requestKey(req));
-      if (fail(req)) throw new Error('boom');
-      return {};
-    }),
-  });
-  const ac = new AbortController();
-  const run = c.start(ac.signal);
-  const stop = async (): Promise<void> => {
-    ac.abort();
-    await run;
-  };
-  return { c, queue, seen, stop };
-}
-
-const add = (q: FakeRequestQueue, ...names: string[]): void =>
-  names.forEach((n) => q.add({ namespace: 'ns', name: n }));
+const setup = steppedController;
+const add = addKeys;
 
 describe('stepPort (the dashboard ControllerStepper shape)', () => {
   it('holds, steps, resumes and reports StepState', async () => {

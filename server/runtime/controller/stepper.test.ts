@@ -1,37 +1,11 @@
 // Step mode: dispatch held in the queue, released one item per step, breakpoints on a key or an error.
 import { describe, expect, it } from 'vitest';
-import { newRegistry } from '../metrics/registry';
-import { reconcileFunc, requestKey, type Request } from '../reconcile/reconcile';
-import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
-import { FakeRequestQueue } from '../testing/fake-request-queue';
-import { Controller } from './controller';
+import { addKeys, steppedController } from '../testing/stepped-controller';
+import { flushMicrotasks } from '../testing/fake-clock';
 import { keyMatches, Stepper, type StepperState } from './stepper';
 
-function setup(fail: (r: Request) => boolean = () => false) {
-  const queue = new FakeRequestQueue({ requeueDelayed: false });
-  const seen: string[] = [];
-  const c = new Controller({
-    name: 'stepped',
-    registry: newRegistry(false),
-    clock: new FakeClock(),
-    newQueue: () => queue,
-    reconciler: reconcileFunc(async (_ctx, req) => {
-      seen.push(requestKey(req));
-      if (fail(req)) throw new Error('boom');
-      return {};
-    }),
-  });
-  const ac = new AbortController();
-  const run = c.start(ac.signal);
-  const stop = async (): Promise<void> => {
-    ac.abort();
-    await run;
-  };
-  return { c, queue, seen, stop };
-}
-
-const add = (q: FakeRequestQueue, ...names: string[]): void =>
-  names.forEach((n) => q.add({ namespace: 'ns', name: n }));
+const setup = steppedController;
+const add = addKeys;
 
 describe('Controller step mode', () => {
   it('holds items in the queue until stepped, one per step', async () => {
