@@ -16,6 +16,14 @@ export function dictOf<V>(entries: Iterable<readonly [string, V]>): Record<strin
   return out;
 }
 
+/**
+ * Counts in a record with a fixed set of keys (outcomes, cause types). A value outside the set (a newer
+ * producer, a crafted recording) is not counted, and can never reach a member of Object.prototype.
+ */
+export function countIn(counts: Record<string, number>, key: string): void {
+  if (Object.hasOwn(counts, key)) counts[key] = (counts[key] as number) + 1;
+}
+
 /** The record's own value for key; never an inherited member. */
 export function lookup<V>(rec: Readonly<Record<string, V>> | undefined, key: string): V | undefined {
   return rec !== undefined && Object.hasOwn(rec, key) ? rec[key] : undefined;

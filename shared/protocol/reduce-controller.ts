@@ -9,7 +9,7 @@ import { unhandled } from './reduce-exhaustive';
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
 import type { BackoffStep, ControllerSeriesPoint, ControllerView, KeyView, ModuleView, ReconcileRecord } from './view';
-import { dict, lookup } from './records';
+import { countIn, dict, lookup } from './records';
 import { emptyHistogram } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
@@ -31,17 +31,17 @@ export function newController(name: string, ts: number): ControllerView {
     addsPerSecond: 0,
     reconcilesPerSecond: 0,
     retries: 0,
-    reconciles: Object.assign(dict<number>(), {
+    reconciles: {
       success: 0,
       requeue: 0,
       requeueAfter: 0,
       error: 0,
       terminalError: 0,
       panic: 0,
-    }) as ControllerView['reconciles'],
+    },
     totalReconciles: 0,
     histogram: emptyHistogram(),
-    causes: Object.assign(dict<number>(), {
+    causes: {
       event: 0,
       owner: 0,
       mapped: 0,
@@ -51,7 +51,7 @@ export function newController(name: string, ts: number): ControllerView {
       resync: 0,
       manual: 0,
       unknown: 0,
-    }) as ControllerView['causes'],
+    },
     handlers: dict(),
     client: { requests: dict(), cached: 0, errors: 0, conflicts: 0 },
     keys: dict(),
@@ -208,7 +208,7 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       k.adds++;
       // A matured delayed entry's causes were absorbed when its queue.addAfter events arrived.
       if (!ev.matured) {
-        d.childRecord(c, 'causes')[ev.cause.type]++;
+        countIn(d.child(c, 'causes'), ev.cause.type);
         absorb(d, k, ev.cause);
       }
       if (!ev.queued && !ev.matured) c.dedupedAdds++;
@@ -222,7 +222,7 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       break;
     }
     case 'queue.addAfter': {
-      d.childRecord(c, 'causes')[ev.cause.type]++;
+      countIn(d.child(c, 'causes'), ev.cause.type);
       absorb(d, k, ev.cause);
       k.nextRetryAt = ev.readyAt;
       if (ev.requeues !== undefined) k.requeues = ev.requeues;
@@ -427,7 +427,7 @@ function reconcileEnd(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 're
     const i = h.findLastIndex((r) => r.seq === last.seq);
     if (i >= 0) h[i] = rec;
   }
-  d.childRecord(c, 'reconciles')[ev.outcome]++;
+  countIn(d.child(c, 'reconciles'), ev.outcome);
   c.totalReconciles++;
   observe(d, c, ev.durationMs / 1000);
   const p = point(d, c, ev.ts);

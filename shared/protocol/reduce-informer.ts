@@ -1,7 +1,7 @@
 // The cache half of reduce(): reflector sessions, FIFO pending deltas, store size, informer lifecycle.
 import type { CacheEvent } from './events-cache';
 import type { Draft } from './reduce-draft';
-import { dict, lookup } from './records';
+import { countIn, dict, lookup } from './records';
 import { unhandled } from './reduce-exhaustive';
 import { notable } from './reduce-notable';
 import { emptyTransitionCounts, isReflectorTransition, transitionId } from './reflector-machine';
@@ -49,13 +49,13 @@ function emptyCounters(): InformerCounters {
     relistDeleted: 0,
     tombstones: 0,
     transitions: emptyTransitionCounts(),
-    deltas: Object.assign(dict<number>(), {
+    deltas: {
       Added: 0,
       Updated: 0,
       Deleted: 0,
       Replaced: 0,
       Sync: 0,
-    }) as InformerCounters['deltas'],
+    },
     pops: 0,
     popErrors: 0,
     indexerOps: 0,
@@ -277,7 +277,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     }
     case 'fifo.delta': {
       const c = d.child(inf, 'counters');
-      d.childRecord(c, 'deltas')[ev.delta]++;
+      countIn(d.child(c, 'deltas'), ev.delta);
       if (ev.tombstone) c.tombstones++;
       inf.fifoLength = ev.queueLength;
       const p = point(d, inf, ev.ts);
