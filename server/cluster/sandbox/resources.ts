@@ -1,5 +1,6 @@
 // The sandbox's type registry: what kube-apiserver's installer (apiserver pkg/endpoints/installer.go)
 // learns from each registry strategy — scope, verbs, names, subresources, generation and update rules.
+import { apiVersionOf } from '../../runtime/client';
 import type { KubeObject } from '../../../shared/models/object';
 import type { SandboxContext } from './context';
 import type { FieldError } from './status-errors';
@@ -85,8 +86,7 @@ export interface ResourceType {
   toStorage?: (obj: KubeObject) => KubeObject;
 }
 
-export const apiVersionOf = (t: { group: string; version: string }): string =>
-  t.group ? `${t.group}/${t.version}` : t.version;
+export { apiVersionOf };
 
 export const STANDARD_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 

@@ -1,5 +1,6 @@
 // Ports apimachinery pkg/api/errors/errors.go and pkg/util/validation/field/errors.go: the metav1.Status
 // bodies and message formats that clients branch on (IsNotFound, IsConflict, IsInvalid, ...).
+import { groupKindString, groupResourceString } from '../../runtime/client';
 import type { KubeStatus } from '../../../shared/models/object';
 
 type StatusDetails = NonNullable<KubeStatus['details']>;
@@ -39,7 +40,7 @@ export interface GroupResource {
 }
 
 export function grString(gr: GroupResource): string {
-  return gr.group ? `${gr.resource}.${gr.group}` : gr.resource;
+  return groupResourceString(gr);
 }
 
 function details(gr: GroupResource, name: string): StatusDetails {
@@ -207,7 +208,7 @@ export const notSupported = (field: string, value: unknown, supported: string[])
 
 /** 422 Invalid: `<Kind>[.<group>] "name" is invalid: <errors>`; details.kind is the Kind, not the resource. */
 export function newInvalid(groupKind: { group: string; kind: string }, name: string, errs: FieldError[]): StatusError {
-  const gk = groupKind.group ? `${groupKind.kind}.${groupKind.group}` : groupKind.kind;
+  const gk = groupKindString(groupKind);
   const msgs = errs.map(fieldErrorMessage);
   const joined = msgs.length === 1 ? msgs[0] : `[${msgs.join(', ')}]`;
   const d: StatusDetails = {

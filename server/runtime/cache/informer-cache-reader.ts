@@ -2,7 +2,7 @@
 // indexer — exact-match field selectors through "field:" indexes, namespaces through the namespace index,
 // label selectors as a filter, deep copies out.
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
-import { apiVersionOf } from '../client/gvk';
+import { apiVersionOf, groupKindString } from '../client/gvk';
 import { parseSelector } from '../predicate/label-selector';
 import { ApiError } from '../util/errors';
 import type { Indexer } from './interfaces';
@@ -33,7 +33,7 @@ function copyOut<T extends KubeObject>(obj: T, gvk: GroupVersionKind, unsafe: bo
 
 /** apierrors.NewNotFound with the KIND as the resource, as the cache reader reports it. */
 export function cacheNotFound(gvk: GroupVersionKind, name: string): ApiError {
-  const gr = gvk.group ? `${gvk.kind}.${gvk.group}` : gvk.kind;
+  const gr = groupKindString(gvk);
   const message = `${gr} "${name}" not found`;
   return new ApiError(404, 'NotFound', message, {
     apiVersion: 'v1',

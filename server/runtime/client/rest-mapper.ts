@@ -6,7 +6,7 @@ import { isNotFound } from '../util/errors';
 import type { APIGroup, APIResource, APIResourceList } from './discovery';
 import { DiscoveryClient } from './discovery';
 import type { GroupVersion } from './gvk';
-import { apiVersionOf, mustGVKOf, type GroupKind } from './gvk';
+import { apiVersionOf, groupKindString, mustGVKOf, type GroupKind } from './gvk';
 import type { HttpClient } from './http';
 
 export type RESTScopeName = 'namespace' | 'root';
@@ -33,7 +33,7 @@ export class NoKindMatchError extends Error {
     readonly groupKind: GroupKind,
     readonly searchedVersions: string[],
   ) {
-    const gk = groupKind.group ? `${groupKind.kind}.${groupKind.group}` : groupKind.kind;
+    const gk = groupKindString(groupKind);
     const where =
       searchedVersions.length === 0
         ? `group "${groupKind.group}"`
