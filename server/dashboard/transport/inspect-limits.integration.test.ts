@@ -52,6 +52,7 @@ describe('inspect limits per connection', () => {
     for (let i = 0; i < 120; i++) {
       answers.push(socket.emitWithAck('inspect', { target: 'events', afterSeq: 0, limit: 3000 }));
     }
+    const hellos = [hello(socket), hello(socket)];
     // Let the requests reach the server and be answered (or refused) while nothing is read.
     await new Promise((r) => setTimeout(r, 1500));
     raw.resume();
@@ -61,6 +62,9 @@ describe('inspect limits per connection', () => {
     expect(busy.length).toBeGreaterThan(0);
     expect(ok.length).toBeGreaterThan(0);
     expect(ok.length + busy.length).toBe(120);
+    const helloAnswers = await Promise.all(hellos);
+    expect(helloAnswers.map((h) => h.type)).toContain('error');
+    expect(JSON.stringify(helloAnswers)).toContain('hello refused: this connection has');
     const first = busy[0] as { error: string };
     expect(first.error).toMatch(/not yet delivered .*wait for earlier answers/);
     // Once the client has read everything, it is served again.

@@ -25,7 +25,8 @@ const mib = (n: number): string => `${(n / (1024 * 1024)).toFixed(1)} MiB`;
 export function busyRefusal(
   pending: { bufferedPackets: number; bufferedBytes: number },
   limits: InspectLimits,
-): Ack<never> | undefined {
+  what: 'inspect' | 'hello' = 'inspect',
+): (Ack<never> & { ok: false }) | undefined {
   if (pending.bufferedPackets < limits.maxPendingPackets && pending.bufferedBytes < limits.maxPendingBytes) {
     return undefined;
   }
@@ -33,7 +34,7 @@ export function busyRefusal(
     ok: false,
     code: 'busy',
     error:
-      `inspect refused: this connection has ${pending.bufferedPackets} messages (${mib(pending.bufferedBytes)}) ` +
+      `${what} refused: this connection has ${pending.bufferedPackets} messages (${mib(pending.bufferedBytes)}) ` +
       `not yet delivered (limits ${limits.maxPendingPackets} messages, ${mib(limits.maxPendingBytes)}); ` +
       'wait for earlier answers before asking again',
   };

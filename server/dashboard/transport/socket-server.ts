@@ -216,7 +216,9 @@ export class DashboardSocketServer {
     });
     socket.on('hello', (req, ack) => {
       if (!this.checkAck(socket, 'hello', ack)) return;
-      const res = this.hello(session, req);
+      // A snapshot is the largest answer of all: not built while the client has not read what it was sent.
+      const busy = busyRefusal(pressure(socket), this.inspectLimits, 'hello');
+      const res: HelloResult = busy ? { type: 'error', error: busy.error } : this.hello(session, req);
       ack(res);
       // A replay waiting for its first viewer starts once that viewer holds the opening view.
       if (res.type !== 'incompatible' && res.type !== 'error') this.opts.ports?.replay?.viewerArrived?.();
