@@ -32,6 +32,7 @@ export default defineConfig({
             'shared/**/*.test.ts',
             'web/**/*.test.{ts,tsx}',
             'test/architecture/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           exclude: ['**/*.integration.test.ts'],
         },

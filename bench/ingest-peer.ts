@@ -1,25 +1,23 @@
 // One ingest measurement in a process of its own (clean CPU, heap and peak-RSS figures): a client syncs the N
 // Pods from bytes-server and handles the M watch events; prints one JSON line.
 //   tsx --expose-gc bench/ingest-peer.ts PEER URL N M
-// PEER: ours (WatchList, the default), ours-list (LIST then WATCH), client-node (its makeInformer), floor
-// (JSON.parse of the same bytes into a Map, nothing else).
+// PEER: ours (WatchList, the default), ours-list (LIST then WATCH), ours-strip (WatchList with the
+// strip-managedFields transform), client-node (its makeInformer), floor (JSON.parse of the same bytes into a
+// Map, nothing else).
 import { request } from 'node:http';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
 import type { KubeObject } from '../shared/models/object';
-import { metaNamespaceIndexFunc, NAMESPACE_INDEX, newSharedIndexInformer } from '../server/runtime/cache';
+import {
+  dropManagedFields,
+  metaNamespaceIndexFunc,
+  NAMESPACE_INDEX,
+  newSharedIndexInformer,
+} from '../server/runtime/cache';
 import { HttpClient } from '../server/runtime/client/http';
 import { newListWatchFromClient } from '../server/runtime/client/list-watch';
 import { RestConfig } from '../server/runtime/client/config';
 import { heapUsed, startTimer } from './harness';
-
-export interface IngestResult {
-  peer: string;
-  events: number;
-  ms: number;
-  cpuMs: number;
-  peakRssMB: number;
-  retainedBytesPerObject?: number;
-}
+import type { IngestResult } from './ingest-peer-result';
 
 const [peer, url, nArg, mArg] = process.argv.slice(2) as [string, string, string, string];
 const N = Number(nArg);
@@ -30,7 +28,7 @@ const total = N + M;
 type Run = (done: () => void, tick: () => void) => Promise<{ keep: unknown; stop: () => Promise<void> | void }>;
 
 const ours =
-  (useWatchList: boolean): Run =>
+  (useWatchList: boolean, strip = false): Run =>
   async (_done, tick) => {
     const http = new HttpClient({ config: RestConfig.forServer(url) });
     const informer = newSharedIndexInformer<KubeObject>({
@@ -38,6 +36,7 @@ const ours =
       objectType: 'v1/Pod',
       indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
       useWatchList,
+      ...(strip ? { transform: dropManagedFields } : {}),
     });
     informer.addEventHandler({ onAdd: tick, onUpdate: tick });
     const ctl = new AbortController();
@@ -103,7 +102,13 @@ const floor: Run = async (_done, tick) => {
   return { keep: objects, stop: () => undefined };
 };
 
-const RUNS: Record<string, Run> = { ours: ours(true), 'ours-list': ours(false), 'client-node': clientNode, floor };
+const RUNS: Record<string, Run> = {
+  ours: ours(true),
+  'ours-list': ours(false),
+  'ours-strip': ours(true, true),
+  'client-node': clientNode,
+  floor,
+};
 
 async function main(): Promise<void> {
   const run = RUNS[peer];

@@ -69,6 +69,9 @@ function container(rnd: () => number, name: string, envs: number): Json {
   };
 }
 
+/** managedFields draw from a generator of their own, so an object without them equals one with them dropped. */
+const fieldsRnd = (seed: number, i: number): (() => number) => prng(seed * 7_919 + i + 1_000_000_007);
+
 /** Pod i of a cluster; withManagedFields false drops them (as a transform would). Sizes spread over 3–8 KB. */
 export function realisticPod(i: number, resourceVersion: number, withManagedFields = true, seed = 1): Json {
   const rnd = prng(seed * 1_000_003 + i);
@@ -108,7 +111,7 @@ export function realisticPod(i: number, resourceVersion: number, withManagedFiel
           blockOwnerDeletion: true,
         },
       ],
-      ...(withManagedFields ? { managedFields: managedFields(rnd) } : {}),
+      ...(withManagedFields ? { managedFields: managedFields(fieldsRnd(seed, i)) } : {}),
     },
     spec: {
       containers: [container(rnd, 'app', envs), container(rnd, 'sidecar', Math.floor(envs / 3))],
@@ -173,7 +176,7 @@ export function realisticWidget(i: number, resourceVersion: number, withManagedF
       creationTimestamp: TS,
       labels: { app: `svc-${i % 250}`, 'example.com/shard': String(i % 16) },
       annotations: { 'example.com/last-applied': hex(rnd, 200 + Math.floor(rnd() * 600)) },
-      ...(withManagedFields ? { managedFields: managedFields(rnd) } : {}),
+      ...(withManagedFields ? { managedFields: managedFields(fieldsRnd(seed, i)) } : {}),
     },
     spec: {
       replicas: 1 + (i % 5),

@@ -4,12 +4,18 @@
 //   --no-go       skip the Go peers (no Go toolchain)
 //   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
 //   --no-browser  skip the dashboard's frame rate in Chromium under the storm workload
+//   --no-ingest   skip ingest from bytes (realistic Pods over HTTP, each peer in its own process)
+//   --ingest-only run only ingest from bytes
+// Figures are also written to bench/results/latest.json.
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import { benchBrowser } from './browser';
 import { benchGoBridge } from './go-bridge';
 import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
+import { benchIngest, INGEST_FULL, INGEST_QUICK, ingestTables, type IngestShapeResult } from './ingest';
 import { benchProbeCost } from './probe-cost';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
 import { benchWatchDelivery } from './watch-delivery';
@@ -20,8 +26,12 @@ import { benchQueue, benchRateLimited } from './workqueue';
 const args = new Set(process.argv.slice(2));
 const quick = args.has('--quick');
 const withGo = !args.has('--no-go');
-const withSandbox = !args.has('--no-sandbox');
-const withBrowser = !args.has('--no-browser');
+const ingestOnly = args.has('--ingest-only');
+const withSandbox = !args.has('--no-sandbox') && !ingestOnly;
+const withBrowser = !args.has('--no-browser') && !ingestOnly;
+const withIngest = !args.has('--no-ingest');
+const inProcess = !ingestOnly;
+const ingestShape = quick ? INGEST_QUICK : INGEST_FULL;
 const shape = quick ? QUICK : FULL;
 
 const t0 = performance.now();
@@ -57,29 +67,35 @@ async function main(): Promise<void> {
   }
   const goFlags = quick ? ['-quick'] : [];
 
-  log('workqueue…');
-  ours.push(await benchQueue(shape));
-  log('rate-limited queue…');
-  ours.push(await benchRateLimited(shape));
-  log('informer…');
-  ours.push(await benchInformer(shape));
-  if (goBin) {
-    const bin = goBin;
-    log('client-go: workqueue, rate-limited queue, informer…');
-    const only = [...goFlags, '-only', 'queue,ratelimited,informer'];
-    await tryGo(notes, async () => {
-      peers.push(...(await runGoPeer(bin, only)));
-      log('client-go with GOMAXPROCS=1…');
-      peersOneCore.push(...(await runGoPeer(bin, only, { oneCore: true })));
-    });
+  if (inProcess) await inProcessBlocks();
+  async function inProcessBlocks(): Promise<void> {
+    log('workqueue…');
+    ours.push(await benchQueue(shape));
+    log('rate-limited queue…');
+    ours.push(await benchRateLimited(shape));
+    log('informer…');
+    ours.push(await benchInformer(shape));
+    if (goBin) {
+      const bin = goBin;
+      log('client-go: workqueue, rate-limited queue, informer…');
+      const only = [...goFlags, '-only', 'queue,ratelimited,informer'];
+      await tryGo(notes, async () => {
+        peers.push(...(await runGoPeer(bin, only)));
+        log('client-go with GOMAXPROCS=1…');
+        peersOneCore.push(...(await runGoPeer(bin, only, { oneCore: true })));
+      });
+    }
+
+    log('probe cost…');
+    onlyOurs.push(...(await benchProbeCost(shape)));
+    if (goBin) {
+      log('Go bridge overhead on a controller-runtime controller…');
+      await tryGo(notes, async () => void onlyOurs.push(...(await benchGoBridge(quick ? 2000 : 20000))));
+    }
   }
 
-  log('probe cost…');
-  onlyOurs.push(...(await benchProbeCost(shape)));
-  if (goBin) {
-    log('Go bridge overhead on a controller-runtime controller…');
-    await tryGo(notes, async () => void onlyOurs.push(...(await benchGoBridge(quick ? 2000 : 20000))));
-  }
+  let ingest: IngestShapeResult[] = [];
+  if (withIngest) ingest = await benchIngest(ingestShape, goBin, log, notes);
 
   let host: SandboxHost | undefined;
   if (withSandbox) {
@@ -161,12 +177,11 @@ async function main(): Promise<void> {
   const out = [
     ...header,
     '',
+    ...(ingest.length ? [...ingestTables(ingest, ingestShape), ''] : []),
     ...(peers.length
       ? ['Ours vs client-go (same workload, same shape):', '', sideBySide(ours, peers, peersOneCore), '']
       : []),
-    'Ours only:',
-    '',
-    oursOnly(onlyOurs),
+    ...(onlyOurs.length ? ['Ours only:', '', oursOnly(onlyOurs)] : []),
     ...(delivery.length ? ['', ...delivery] : []),
     ...(browser.length ? ['', ...browser] : []),
     ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
@@ -174,6 +189,19 @@ async function main(): Promise<void> {
     `total bench time ${((performance.now() - began) / 1000).toFixed(0)} s`,
   ];
   process.stdout.write(`${out.join('\n')}\n`);
+  const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
+  mkdirSync(resultsDir, { recursive: true });
+  const latest = {
+    date: new Date().toISOString(),
+    quick,
+    machine: { cores: availableParallelism(), cpu: c[0]?.model.trim(), node: process.version },
+    ingest: { shape: ingestShape, shapes: ingest },
+    inProcess: { ours, clientGo: peers, clientGoOneCore: peersOneCore, oursOnly: onlyOurs },
+    watchDelivery: delivery,
+    browser,
+    notes,
+  };
+  writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify(latest, null, 2)}\n`);
 }
 
 main().then(

@@ -7,7 +7,7 @@ const ops = (n: number): string =>
 const ms = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(1));
 const heap = (n: number | undefined): string => (n === undefined ? '–' : n.toFixed(2));
 
-function render(header: string[], rows: string[][], rightAligned: Set<number>): string {
+export function render(header: string[], rows: string[][], rightAligned: Set<number>): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
   const line = (cells: string[]): string =>
     `| ${cells.map((c, i) => (rightAligned.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join(' | ')} |`;

@@ -346,6 +346,8 @@ func main() {
 			benchInformer(s)
 		case "sandbox":
 			benchSandbox(*sandboxURL, *namespace, *fromRV, *objects, *events, s.reps)
+		case "ingest":
+			benchIngest(*sandboxURL, *objects, *events)
 		case "":
 		default:
 			fmt.Fprintf(os.Stderr, "unknown workload %q\n", w)

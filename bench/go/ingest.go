@@ -1,0 +1,75 @@
+package main
+
+// ingest: client-go's SharedIndexInformer syncs the Pods bench/bytes-server.ts serves (JSON, client-go's own
+// choice of WatchList or LIST+WATCH) and handles every watch event after them; one measurement per process,
+// printed as the JSON line bench/ingest-peer.ts prints for the Node peers.
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"runtime"
+	"syscall"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/fields"
+	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+)
+
+type ingestResult struct {
+	Peer                   string  `json:"peer"`
+	Events                 int     `json:"events"`
+	Ms                     float64 `json:"ms"`
+	CPUMs                  float64 `json:"cpuMs"`
+	PeakRssMB              float64 `json:"peakRssMB"`
+	RetainedBytesPerObject float64 `json:"retainedBytesPerObject"`
+}
+
+func benchIngest(url string, objects, events int) {
+	cfg := &rest.Config{
+		Host:          url,
+		QPS:           -1,
+		ContentConfig: rest.ContentConfig{ContentType: "application/json", AcceptContentTypes: "application/json"},
+	}
+	cs, err := corev1client.NewForConfig(cfg)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	before := heapNow()
+	lw := cache.NewListWatchFromClient(cs.RESTClient(), "pods", "", fields.Everything())
+	inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	done := make(chan struct{})
+	count, total := 0, objects+events
+	tick := func() {
+		count++
+		if count == total {
+			close(done)
+		}
+	}
+	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { tick() },
+		UpdateFunc: func(any, any) { tick() },
+	})
+	ctx, cancel := context.WithCancel(context.Background())
+	sw := startTimer()
+	go inf.RunWithContext(ctx)
+	<-done
+	t := sw.stop()
+	var retained uint64
+	if after := heapNow(); after > before {
+		retained = after - before
+	}
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	b, _ := json.Marshal(ingestResult{
+		Peer: "client-go", Events: total, Ms: t.ms, CPUMs: t.cpuMs,
+		PeakRssMB: float64(ru.Maxrss) / 1024, RetainedBytesPerObject: float64(retained) / float64(objects),
+	})
+	fmt.Println(string(b))
+	runtime.KeepAlive(inf)
+	cancel()
+}

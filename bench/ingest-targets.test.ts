@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import type { IngestResult } from './ingest-peer-result';
+import { ingestTargets, meanPodJsonBytes } from './ingest-targets';
+import { realisticPod, realisticWidget } from './realistic-objects';
+
+const fig = (peer: string, ms: number, retained?: number): IngestResult => ({
+  peer,
+  events: 100,
+  ms,
+  cpuMs: ms,
+  peakRssMB: 1,
+  ...(retained !== undefined ? { retainedBytesPerObject: retained } : {}),
+});
+
+describe('realistic objects', () => {
+  it('the same index and seed give the same bytes; another seed gives others', () => {
+    expect(JSON.stringify(realisticPod(7, 1))).toBe(JSON.stringify(realisticPod(7, 1)));
+    expect(JSON.stringify(realisticWidget(7, 1))).toBe(JSON.stringify(realisticWidget(7, 1)));
+    expect(JSON.stringify(realisticPod(7, 1, true, 2))).not.toBe(JSON.stringify(realisticPod(7, 1)));
+  });
+
+  it('Pods are 3–8 KB of JSON with managedFields, and dropping them leaves everything else', () => {
+    for (let i = 0; i < 300; i++) {
+      const bytes = Buffer.byteLength(JSON.stringify(realisticPod(i, i + 1)));
+      expect(bytes).toBeGreaterThanOrEqual(3 * 1024);
+      expect(bytes).toBeLessThanOrEqual(8 * 1024);
+      const without = realisticPod(i, i + 1, false) as { metadata: Record<string, unknown> };
+      expect(without.metadata['managedFields']).toBeUndefined();
+      const withMF = realisticPod(i, i + 1) as { metadata: Record<string, unknown> };
+      delete withMF.metadata['managedFields'];
+      expect(withMF).toEqual(without);
+    }
+    expect(meanPodJsonBytes(50, true)).toBeGreaterThan(meanPodJsonBytes(50, false));
+  });
+});
+
+describe('ingestTargets', () => {
+  it('judges speed as peer time over ours and retained heap against the JSON size', () => {
+    const peers = new Map(
+      [fig('ours', 100, 900), fig('client-node', 200), fig('client-go', 120), fig('floor', 40)].map((f) => [f.peer, f]),
+    );
+    const t = ingestTargets(peers, 1000, 'x');
+    expect(t.map((x) => [x.value, x.met])).toEqual([
+      [2, true],
+      [1.2, false],
+      [0.4, false],
+      [900, true],
+    ]);
+  });
+
+  it('prefers the strip-transform figure for retained heap, and leaves absent peers unjudged', () => {
+    const peers = new Map([fig('ours', 100, 2000), fig('ours-strip', 100, 800)].map((f) => [f.peer, f]));
+    const t = ingestTargets(peers, 1000, 'x');
+    expect(t[0]!.met).toBeUndefined();
+    expect(t[3]).toMatchObject({ value: 800, met: true });
+  });
+});
