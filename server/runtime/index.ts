@@ -36,7 +36,7 @@ export type {
 } from './cache/interfaces';
 export { DeletedFinalStateUnknown } from './cache/interfaces';
 export { metaNamespaceKeyFunc, splitMetaNamespaceKey } from './cache/keys';
-export { newSharedIndexInformer, waitForCacheSync } from './cache/shared-informer';
+export { newSharedIndexInformer, shutDownEventHandler, waitForCacheSync } from './cache/shared-informer';
 export { dropManagedFields, transformStripManagedFields } from './cache/transforms';
 export {
   InformerCache,

@@ -50,7 +50,7 @@ const TOP_VALUES = words(`
   predicateFuncs rawPatch realClock reconcileFunc registerRESTClientMetrics registry removeControllerReference removeFinalizer
   removeOwnerReference removeStatusCondition requestFromKey requestKey requestOf resourcePath resourceVersionChangedPredicate
   restClientMetrics runInReconcileScope runnableFunc runtimeDefaults sameGVK selectorFromSet setControllerReference setOwnerReference
-  setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler splitMetaNamespaceKey terminalError toGVK transformStripManagedFields validateLeaderElectionConfig
+  setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler shutDownEventHandler splitMetaNamespaceKey terminalError toGVK transformStripManagedFields validateLeaderElectionConfig
   waitForCacheSync wellKnownScope withControllerConfig withLowPriorityWhenUnchanged withPredicates workqueue
 `);
 
@@ -81,7 +81,7 @@ const CACHE_VALUES = words(`
   errorIs filteringResourceEventHandler isConnectionRefused isInternalError isTooLargeResourceVersion
   listPages metaNamespaceIndexFunc metaNamespaceKeyFunc metaObjectToName newIndexer newIndexerInformer
   newSharedIndexInformer newStore newest objectNameString objectRef oldest parseObjectName processDeltas
-  splitMetaNamespaceKey transformStripManagedFields waitForCacheSync
+  shutDownEventHandler splitMetaNamespaceKey transformStripManagedFields waitForCacheSync
 `);
 
 const CACHE_TYPES = words(`

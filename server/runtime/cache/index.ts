@@ -66,6 +66,7 @@ export {
   SharedIndexInformerImpl,
   newSharedIndexInformer,
   waitForCacheSync,
+  shutDownEventHandler,
   MINIMUM_RESYNC_PERIOD_MS,
   type SharedIndexInformerOptions,
   type FifoKind,

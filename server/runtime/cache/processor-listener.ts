@@ -50,6 +50,9 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
   private scheduled = false;
   private pause: TimerHandle | undefined;
   private idleWaiters: (() => void)[] = [];
+  private delivering = false;
+  private runFinished = false;
+  private shutdownWaiters: (() => void)[] = [];
 
   constructor(options: ProcessorListenerOptions<T>) {
     this.handler = options.handler;
@@ -96,6 +99,17 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
     this.buffer = [];
     this.head = 0;
     this.settle();
+    // A stop from inside this listener's own callback finishes once that callback has returned.
+    if (!this.delivering) this.finishRun();
+  }
+
+  /**
+   * processorListener.ShutdownChan: resolves once the listener has stopped (removed, or its informer
+   * stopped) and no callback of its handler is running any more.
+   */
+  whenShutDown(): Promise<void> {
+    if (this.runFinished) return Promise.resolve();
+    return new Promise((r) => this.shutdownWaiters.push(r));
   }
 
   /** Resolves once the buffer is empty (or the listener stopped). For shutdown and tests. */
@@ -131,22 +145,35 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
         this.buffer = this.buffer.slice(this.head);
         this.head = 0;
       }
+      this.delivering = true;
       try {
         this.deliver(n);
       } catch (err) {
+        this.delivering = false;
+        if (this.stopped) this.finishRun();
         // Upstream's HandleCrash ends the process. With ReallyCrash off, the notification is lost and
         // delivery resumes after a pause, as wait.Until restarts the goroutine. (A throw on an
         // initial-list add then means this handler never reports synced, as upstream.)
-        if (handleCrash(err)) return;
+        if (handleCrash(err) || this.stopped) return;
         this.pause = this.clock.setTimer(() => {
           this.pause = undefined;
           this.schedule();
         }, HANDLER_PANIC_PAUSE_MS);
         return;
       }
+      this.delivering = false;
       if (n.type === 'add' && n.isInInitialList) this.tracker.finished();
     }
     this.settle();
+    if (this.stopped) this.finishRun();
+  }
+
+  private finishRun(): void {
+    if (this.runFinished) return;
+    this.runFinished = true;
+    const ws = this.shutdownWaiters;
+    this.shutdownWaiters = [];
+    for (const w of ws) w();
   }
 
   private settle(): void {

@@ -298,3 +298,18 @@ export async function waitForCacheSync(
     }
   }
 }
+
+/**
+ * cache.ShutDownEventHandler: removes the handler, then resolves once it has stopped processing events
+ * (at once when its informer never ran). Upstream deadlocks when called from the handler's own callback;
+ * here the promise then resolves after that callback returns.
+ */
+export async function shutDownEventHandler<T extends KubeObject>(
+  informer: Pick<SharedIndexInformer<T>, 'removeEventHandler'>,
+  registration: ResourceEventHandlerRegistration,
+): Promise<void> {
+  informer.removeEventHandler(registration);
+  const r = registration as Partial<Pick<ProcessorListener<T>, 'whenShutDown'>>;
+  if (typeof r.whenShutDown !== 'function') throw new Error('handle does not support ShutdownChan()');
+  await r.whenShutDown.call(registration);
+}
