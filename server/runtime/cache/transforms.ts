@@ -3,11 +3,14 @@
 import type { KubeObject } from '../../../shared/models/object';
 import type { TransformFunc } from './interfaces';
 
-/** Drops metadata.managedFields, which caches rarely need and which dominate object size. Returns a copy. */
+/**
+ * Drops metadata.managedFields, which caches rarely need and which dominate object size. Returns a copy.
+ * The copy is built without the key rather than by deleting it: `delete` turns the metadata into a
+ * dictionary-mode object, which costs more heap per cached object than the dropped fields save.
+ */
 export function dropManagedFields<T extends KubeObject>(obj: T): T {
   if (!obj.metadata?.managedFields) return obj;
-  const metadata = { ...obj.metadata };
-  delete metadata.managedFields;
+  const { managedFields: _dropped, ...metadata } = obj.metadata;
   return { ...obj, metadata };
 }
 
