@@ -1,5 +1,5 @@
-// Ports controller-runtime pkg/cache/informer_cache.go + pkg/cache/internal/informers.go: one lazily created
-// SharedIndexInformer per GVK, started with the cache (or at once when the cache already runs), serving
+// Ports controller-runtime pkg/cache/informer_cache.go + pkg/cache/internal/informers.go, with
+// multi_namespace_cache.go's fan-out: one lazily created SharedIndexInformer per GVK and watched namespace, started with the cache (or at once when the cache already runs), serving
 // the manager client's reads. Objects are stored as the server sends them unless a transform is set
 // (upstream has no default transform; cache.TransformStripManagedFields is opt-in).
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
@@ -17,25 +17,29 @@ import { ApiError } from '../util/errors';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './indexer';
 import { CacheReader, fieldIndexName, keyToNamespacedKey, ALL_NAMESPACES } from './informer-cache-reader';
 import type { Indexer, SharedIndexInformer, TransformFunc } from './interfaces';
+import { MultiNamespaceInformer } from './multi-namespace-informer';
 import { newSharedIndexInformer, waitForCacheSync, type SharedIndexInformerOptions } from './shared-informer';
 
 export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
 
 export interface ListerWatcherRequest {
   gvk: GroupVersionKind;
-  /** Set when the cache is restricted to one namespace and the kind is namespaced. */
+  /** Set when this informer watches one namespace (a namespaced kind). */
   namespace?: string;
   labelSelector?: string;
   fieldSelector?: string;
 }
 
 /**
- * cache.ByObject: one kind's own settings, each falling back to the cache-wide default when unset. This
- * port watches at most one namespace per kind.
+ * cache.ByObject: one kind's own settings, each falling back to the cache-wide default when unset. The
+ * namespaces share the kind's settings (upstream's per-namespace Config is not ported).
  */
 export interface ByObject {
-  /** ByObject.Namespaces with one entry (namespaced kinds only). Default the cache's namespace. */
-  namespaces?: [string];
+  /**
+   * ByObject.Namespaces (namespaced kinds only): one informer per namespace; "" watches every namespace not
+   * listed. Default the cache's namespaces.
+   */
+  namespaces?: string[];
   label?: string;
   field?: string;
   /** null: no transform even if the cache has a default one. */
@@ -52,6 +56,11 @@ export interface InformerCacheOptions {
   isNamespaced: (gvk: GroupVersionKind) => Promise<boolean>;
   /** Restrict every informer to this namespace (DefaultNamespaces with one entry). Default all namespaces. */
   namespace?: string;
+  /**
+   * cache.Options.DefaultNamespaces (names only): namespaced kinds get one informer per namespace behind
+   * one reader; "" stands for every namespace not listed. Default all namespaces (or `namespace`).
+   */
+  defaultNamespaces?: string[];
   defaultLabelSelector?: string;
   defaultFieldSelector?: string;
   /** Applied to every object before it is stored. Default none (transformStripManagedFields() is opt-in). */
@@ -71,15 +80,28 @@ export interface InformerCacheOptions {
   random?: () => number;
 }
 
-interface Entry {
-  gvk: GroupVersionKind;
+/** One informer of a kind: a namespace's, or ("") every namespace's not listed. */
+interface Part {
   informer: SharedIndexInformer<KubeObject>;
-  namespaced: boolean;
-  /** The one namespace this kind's informer watches, if restricted. */
-  namespace?: string;
-  unsafeDisableDeepCopy: boolean;
   ctx?: ChildContext;
   running?: Promise<void>;
+}
+
+interface Entry {
+  gvk: GroupVersionKind;
+  /** One informer, or the multi-namespace informer over `parts`. */
+  informer: SharedIndexInformer<KubeObject>;
+  namespaced: boolean;
+  /** Namespace ("" = all not listed) → its informer, in the configured order. */
+  parts: Map<string, Part>;
+  unsafeDisableDeepCopy: boolean;
+}
+
+/** fields.AndSelectors(namespaceAllSelector(...), selector): the "" informer skips the listed namespaces. */
+function allOthersSelector(namespaces: string[], selector: string | undefined): string | undefined {
+  const terms = namespaces.filter((n) => n !== '').map((n) => `metadata.namespace!=${n}`);
+  if (selector) terms.push(selector);
+  return terms.length > 0 ? terms.join(',') : undefined;
 }
 
 export class InformerCache implements Reader {
@@ -89,6 +111,7 @@ export class InformerCache implements Reader {
   private readonly clock: Clock;
   private readonly probe: Probe;
   private readonly random: () => number;
+  private readonly defaultNamespaces: string[] | undefined;
   private started = false;
   private signal?: AbortSignal;
 
@@ -96,11 +119,20 @@ export class InformerCache implements Reader {
     this.clock = o.clock ?? realClock;
     this.probe = o.probe ?? NOOP_PROBE;
     this.random = o.random ?? Math.random;
+    if (o.namespace !== undefined && o.defaultNamespaces !== undefined) {
+      throw new Error('cache options: give either namespace or defaultNamespaces, not both');
+    }
+    this.defaultNamespaces = o.defaultNamespaces
+      ? uniqueNamespaces(o.defaultNamespaces, 'defaultNamespaces')
+      : o.namespace
+        ? [o.namespace]
+        : undefined;
     for (const [kind, by] of o.byObject ?? []) {
-      if (by.namespaces && by.namespaces.length !== 1) {
-        throw new Error(`ByObject for ${gvkId(toGVK(kind))}: give exactly one namespace (several are not supported)`);
-      }
-      this.byObject.set(gvkId(toGVK(kind)), by);
+      const id = gvkId(toGVK(kind));
+      this.byObject.set(
+        id,
+        by.namespaces ? { ...by, namespaces: uniqueNamespaces(by.namespaces, `ByObject for ${id}: namespaces`) } : by,
+      );
     }
   }
 
@@ -111,7 +143,7 @@ export class InformerCache implements Reader {
     this.signal = signal;
     for (const e of this.entries.values()) this.run(e);
     await whenAborted(signal);
-    await Promise.all([...this.entries.values()].map((e) => e.running));
+    await Promise.all([...this.entries.values()].flatMap((e) => [...e.parts.values()].map((p) => p.running)));
   }
 
   /** Waits until the cache started and every informer synced; false when signal ends first. */
@@ -138,7 +170,7 @@ export class InformerCache implements Reader {
     const id = gvkId(toGVK(kind));
     const e = this.entries.get(id);
     if (!e) return;
-    e.ctx?.cancel();
+    for (const p of e.parts.values()) p.ctx?.cancel();
     this.entries.delete(id);
   }
 
@@ -159,20 +191,37 @@ export class InformerCache implements Reader {
   async get<T extends KubeObject = KubeObject>(type: ObjectType, key: ObjectKey, opts: GetOptions = {}): Promise<T> {
     const gvk = normalizeType(type, false);
     const e = await this.readerEntry(gvk, opts.signal);
-    if (e.namespaced && e.namespace && key.namespace !== e.namespace) {
+    if (!e.namespaced) return this.reader(e, this.only(e)).get<T>(undefined, key.name);
+    const part = e.parts.get(key.namespace ?? '') ?? e.parts.get('');
+    if (!part) {
       throw new Error(`unable to get: ${key.namespace ?? ''}/${key.name} because of unknown namespace for the cache`);
     }
-    return this.reader(e).get<T>(e.namespaced ? key.namespace : undefined, key.name);
+    return this.reader(e, part).get<T>(key.namespace, key.name);
   }
 
   async list<T extends KubeObject = KubeObject>(type: ObjectType, opts: ClientListOptions = {}): Promise<KubeList<T>> {
     const gvk = normalizeType(type, true);
     if (opts.continue) throw new Error('continue list option is not supported by the cache');
     const e = await this.readerEntry(gvk, opts.signal);
-    if (e.namespaced && e.namespace && opts.namespace && opts.namespace !== e.namespace) {
-      throw new Error(`unable to list: ${opts.namespace} because of unknown namespace for the cache`);
+    if (!e.namespaced) return this.reader(e, this.only(e)).list<T>(opts);
+    if (opts.namespace) {
+      const part = e.parts.get(opts.namespace) ?? e.parts.get('');
+      if (!part) throw new Error(`unable to list: ${opts.namespace} because of unknown namespace for the cache`);
+      return this.reader(e, part).list<T>(opts);
     }
-    return this.reader(e).list<T>(opts);
+    // Every namespace's informer in turn; a limit counts across them, as multiNamespaceCache.List.
+    const items: T[] = [];
+    let out: KubeList<T> | undefined;
+    let limit = opts.limit && opts.limit > 0 ? opts.limit : undefined;
+    for (const part of e.parts.values()) {
+      out = this.reader(e, part).list<T>({ ...opts, ...(limit !== undefined ? { limit } : {}) });
+      items.push(...out.items);
+      if (limit !== undefined) {
+        limit -= out.items.length;
+        if (limit <= 0) break;
+      }
+    }
+    return { ...(out as KubeList<T>), items };
   }
 
   /** Kinds with an informer, as "v1/Pod" ids. */
@@ -180,13 +229,21 @@ export class InformerCache implements Reader {
     return [...this.entries.keys()];
   }
 
-  /** A running informer's indexer by id ("v1/Pod"), never creating one: for observers such as the dashboard. */
+  /**
+   * A running informer's indexer by id ("v1/Pod"), never creating one: for observers such as the dashboard.
+   * With several namespaces, the first namespace's.
+   */
   indexerFor(id: string): Indexer<KubeObject> | undefined {
-    return this.entries.get(id)?.informer.getIndexer();
+    const e = this.entries.get(id);
+    return e ? this.only(e).informer.getIndexer() : undefined;
   }
 
-  private reader(e: Entry): CacheReader {
-    return new CacheReader(e.informer.getIndexer(), e.gvk, e.namespaced, e.unsafeDisableDeepCopy);
+  private only(e: Entry): Part {
+    return e.parts.values().next().value as Part;
+  }
+
+  private reader(e: Entry, part: Part): CacheReader {
+    return new CacheReader(part.informer.getIndexer(), e.gvk, e.namespaced, e.unsafeDisableDeepCopy);
   }
 
   private async readerEntry(gvk: GroupVersionKind, signal?: AbortSignal): Promise<Entry> {
@@ -228,29 +285,41 @@ export class InformerCache implements Reader {
     if (!namespaced && by?.namespaces) {
       throw new Error(`type ${gvkId(gvk)} is not namespaced, but its ByObject.Namespaces setting is not nil`);
     }
-    const namespace = namespaced ? (by?.namespaces?.[0] ?? this.o.namespace) : undefined;
-    const lw = await this.o.newListerWatcher({
-      gvk,
-      namespace,
-      labelSelector: by?.label ?? this.o.defaultLabelSelector,
-      fieldSelector: by?.field ?? this.o.defaultFieldSelector,
-    });
+    const listed = namespaced ? (by?.namespaces ?? this.defaultNamespaces) : undefined;
+    const namespaces = listed && listed.length > 0 ? listed : [''];
+    const labelSelector = by?.label ?? this.o.defaultLabelSelector;
+    const fieldSelector = by?.field ?? this.o.defaultFieldSelector;
     const transform = (by?.transform !== undefined ? by.transform : this.o.defaultTransform) ?? undefined;
     const base = by?.syncPeriodMs ?? this.o.syncPeriodMs ?? DEFAULT_SYNC_PERIOD_MS;
-    const informer = (this.o.newInformer ?? newSharedIndexInformer)({
-      listerWatcher: lw,
-      objectType: gvkId(gvk),
-      resyncPeriodMs: Math.floor(base * (0.9 + this.random() * 0.2)),
-      indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
-      ...(transform ? { transform } : {}),
-      clock: this.clock,
-      probe: this.probe,
-    });
+    const parts = new Map<string, Part>();
+    for (const namespace of namespaces) {
+      const lw = await this.o.newListerWatcher({
+        gvk,
+        ...(namespace ? { namespace } : {}),
+        labelSelector,
+        fieldSelector: namespace ? fieldSelector : allOthersSelector(namespaces, fieldSelector),
+      });
+      const informer = (this.o.newInformer ?? newSharedIndexInformer)({
+        listerWatcher: lw,
+        objectType: gvkId(gvk),
+        ...(namespaces.length > 1 ? { informerId: `${gvkId(gvk)}@${namespace || '*'}` } : {}),
+        resyncPeriodMs: Math.floor(base * (0.9 + this.random() * 0.2)),
+        indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
+        ...(transform ? { transform } : {}),
+        clock: this.clock,
+        probe: this.probe,
+      });
+      parts.set(namespace, { informer });
+    }
+    const informer =
+      parts.size === 1
+        ? (parts.values().next().value as Part).informer
+        : new MultiNamespaceInformer(new Map([...parts].map(([ns, p]) => [ns, p.informer])));
     const e: Entry = {
       gvk,
       informer,
       namespaced,
-      ...(namespace ? { namespace } : {}),
+      parts,
       unsafeDisableDeepCopy: by?.unsafeDisableDeepCopy ?? this.o.unsafeDisableDeepCopy ?? false,
     };
     this.entries.set(gvkId(gvk), e);
@@ -259,13 +328,26 @@ export class InformerCache implements Reader {
   }
 
   private run(e: Entry): void {
-    if (e.running || !this.signal) return;
-    e.ctx = childContext(this.signal, this.clock);
-    e.running = e.informer.run(e.ctx.signal);
+    if (!this.signal) return;
+    for (const p of e.parts.values()) {
+      if (p.running) continue;
+      p.ctx = childContext(this.signal, this.clock);
+      p.running = p.informer.run(p.ctx.signal);
+    }
   }
 }
 
 export { ALL_NAMESPACES };
+
+function uniqueNamespaces(namespaces: string[], what: string): string[] {
+  const seen = new Set<string>();
+  for (const n of namespaces) {
+    if (typeof n !== 'string') throw new Error(`${what}: every entry must be a namespace name ("" for all others)`);
+    if (seen.has(n)) throw new Error(`${what}: namespace "${n}" is listed twice`);
+    seen.add(n);
+  }
+  return [...seen];
+}
 
 export interface NewInformerCacheOptions extends Omit<InformerCacheOptions, 'newListerWatcher' | 'isNamespaced'> {
   http: HttpClient;

@@ -21,6 +21,8 @@ export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
 export interface CacheOptions {
   /** Restrict informers to one namespace. Default all. */
   namespace?: string;
+  /** cache.Options.DefaultNamespaces (names): one informer per namespace for namespaced kinds; "" = all others. */
+  defaultNamespaces?: string[];
   defaultLabelSelector?: string;
   defaultFieldSelector?: string;
   /** Applied to every object before it is stored. Default none; transformStripManagedFields() drops managedFields. */
@@ -29,7 +31,7 @@ export interface CacheOptions {
   syncPeriodMs?: number;
   readerFailOnMissingInformer?: boolean;
   unsafeDisableDeepCopy?: boolean;
-  /** Per-kind selectors, namespace, transform, sync period and deep-copy setting (cache.Options.ByObject). */
+  /** Per-kind selectors, namespaces, transform, sync period and deep-copy setting (cache.Options.ByObject). */
   byObject?: Map<KindDescriptor, ByObject>;
 }
 
