@@ -73,4 +73,12 @@ export class BenchListWatch implements ListerWatcher<KubeObject> {
   async watch(_options: ListOptions): Promise<WatchStream<KubeObject>> {
     return new LazyWatch(this.pods, this.updates);
   }
+
+  /**
+   * This watch never sends the initial-events-end bookmark, so informers (which stream with a WatchList by
+   * default) must list first, as client-go's fake does (the Go peer's noWatchList).
+   */
+  isWatchListSemanticsUnSupported(): boolean {
+    return true;
+  }
 }

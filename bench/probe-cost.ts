@@ -70,26 +70,31 @@ const VARIANTS: Variant[] = [
   {
     name: 'Recorder, no browser connected',
     listens: true,
-    make: () => recorderHarness(false),
+    make: () => recorderHarness(0),
   },
   {
     name: 'Recorder, one browser connected',
     listens: true,
-    make: () => recorderHarness(true),
+    make: () => recorderHarness(1),
+  },
+  {
+    name: 'Recorder, ten browsers connected',
+    listens: true,
+    make: () => recorderHarness(10),
   },
 ];
 
 /**
  * The dashboard Recorder wired as the composition root does (reading the informer's cache for object
- * versions). With `connected`, one batch listener stands in for a browser; the transport's own cost is not
- * measured here.
+ * versions). Each of `browsers` batch listeners stands in for a connected browser; the transport's own cost
+ * is not measured here.
  */
-function recorderHarness(connected: boolean): Harness {
+function recorderHarness(browsers: number): Harness {
   let store: CacheStore<KubeObject> | undefined;
   const recorder = new Recorder({
     objectSource: { get: (_gvk, ns, name) => store?.getByKey(ns ? `${ns}/${name}` : name) },
   });
-  if (connected) recorder.onBatch(() => {});
+  for (let i = 0; i < browsers; i++) recorder.onBatch(() => {});
   return {
     probe: recorder,
     onStore: (s) => (store = s),
@@ -159,6 +164,10 @@ export async function benchProbeCost(s: Shape): Promise<Figure[]> {
       if (m.events !== undefined && v.listens) {
         notes.push(`${m.events} events`);
         if (m.events > 0) notes.push(`${(((cpu - baseline) * 1000) / m.events).toFixed(2)} µs CPU/event`);
+        // What the Recorder's ring (and version history) holds per event, over the NOOP_PROBE heap.
+        const base = samples[0]!.at(-1)!.heapMB;
+        if (m.events > 0 && v.name.startsWith('Recorder') && last.heapMB !== undefined && base !== undefined)
+          notes.push(`${(((last.heapMB - base) * (1 << 20)) / m.events).toFixed(0)} B held per event`);
       }
       out.push({
         bench: `probe cost: ${w.label} — ${v.name}`,

@@ -5,7 +5,7 @@
 //   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
 //   --no-browser  skip the dashboard's frame rate in Chromium under the storm workload
 //   --no-ingest   skip ingest from bytes (realistic Pods over HTTP, each peer in its own process)
-//   --ingest-only run only ingest from bytes
+//   --only LIST   run only these parts, comma-separated: ingest, latency, probe (e.g. --only ingest,latency)
 // Figures are also written to bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -17,20 +17,26 @@ import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
 import { benchIngest, INGEST_FULL, INGEST_QUICK, ingestTables, type IngestShapeResult } from './ingest';
 import { benchProbeCost } from './probe-cost';
+import { benchReconcileLatency, latencyLines, type LatencyRow } from './reconcile-latency';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
 import { benchWatchDelivery } from './watch-delivery';
 import { FULL, QUICK } from './shapes';
 import { oursOnly, sideBySide } from './table';
 import { benchQueue, benchRateLimited } from './workqueue';
 
-const args = new Set(process.argv.slice(2));
+const argv = process.argv.slice(2);
+const args = new Set(argv);
+const onlyArg = argv[argv.indexOf('--only') + 1];
+const onlyParts = argv.includes('--only') && onlyArg ? new Set(onlyArg.split(',')) : undefined;
+const part = (name: string): boolean => !onlyParts || onlyParts.has(name);
 const quick = args.has('--quick');
-const withGo = !args.has('--no-go');
-const ingestOnly = args.has('--ingest-only');
-const withSandbox = !args.has('--no-sandbox') && !ingestOnly;
-const withBrowser = !args.has('--no-browser') && !ingestOnly;
-const withIngest = !args.has('--no-ingest');
-const inProcess = !ingestOnly;
+const withGo = !args.has('--no-go') && part('ingest');
+const withSandbox = !args.has('--no-sandbox') && !onlyParts;
+const withBrowser = !args.has('--no-browser') && !onlyParts;
+const withIngest = !args.has('--no-ingest') && part('ingest');
+const withLatency = !args.has('--no-sandbox') && part('latency');
+const withProbe = part('probe');
+const inProcess = !onlyParts;
 const ingestShape = quick ? INGEST_QUICK : INGEST_FULL;
 const shape = quick ? QUICK : FULL;
 
@@ -86,16 +92,29 @@ async function main(): Promise<void> {
       });
     }
 
-    log('probe cost…');
-    onlyOurs.push(...(await benchProbeCost(shape)));
     if (goBin) {
       log('Go bridge overhead on a controller-runtime controller…');
       await tryGo(notes, async () => void onlyOurs.push(...(await benchGoBridge(quick ? 2000 : 20000))));
     }
   }
 
+  if (withProbe) {
+    log('probe cost…');
+    onlyOurs.push(...(await benchProbeCost(shape)));
+  }
+
   let ingest: IngestShapeResult[] = [];
   if (withIngest) ingest = await benchIngest(ingestShape, goBin, log, notes);
+
+  let latency: LatencyRow[] = [];
+  if (withLatency) {
+    log('write → reconcile latency on the sandbox…');
+    try {
+      latency = await benchReconcileLatency(quick ? 1 : 3);
+    } catch (e) {
+      notes.push(`write → reconcile latency not measured: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
 
   let host: SandboxHost | undefined;
   if (withSandbox) {
@@ -182,6 +201,7 @@ async function main(): Promise<void> {
       ? ['Ours vs client-go (same workload, same shape):', '', sideBySide(ours, peers, peersOneCore), '']
       : []),
     ...(onlyOurs.length ? ['Ours only:', '', oursOnly(onlyOurs)] : []),
+    ...(latency.length ? ['', ...latencyLines(latency)] : []),
     ...(delivery.length ? ['', ...delivery] : []),
     ...(browser.length ? ['', ...browser] : []),
     ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
@@ -197,6 +217,7 @@ async function main(): Promise<void> {
     machine: { cores: availableParallelism(), cpu: c[0]?.model.trim(), node: process.version },
     ingest: { shape: ingestShape, shapes: ingest },
     inProcess: { ours, clientGo: peers, clientGoOneCore: peersOneCore, oursOnly: onlyOurs },
+    reconcileLatency: latency,
     watchDelivery: delivery,
     browser,
     notes,
@@ -204,8 +225,20 @@ async function main(): Promise<void> {
   writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify(latest, null, 2)}\n`);
 }
 
+// A workload awaiting a promise nothing will settle lets the event loop run dry, and node would exit 0 with
+// the tables unprinted: say so and fail instead.
+let finished = false;
+process.on('beforeExit', () => {
+  if (finished) return;
+  process.stderr.write('bench stopped early: a workload waits for something that can no longer happen\n');
+  process.exit(1);
+});
+
 main().then(
-  () => process.exit(0),
+  () => {
+    finished = true;
+    process.exit(0);
+  },
   (e: unknown) => {
     process.stderr.write(`${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
     process.exit(1);
