@@ -43,6 +43,7 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
   const { key, controller } = end;
   const idx: number[] = [endIdx];
   let watchIdx = -1;
+  let handlerIdx = -1;
   const mine = (ev: StampedEvent) => keyOf(ev) === key;
   const s = findBack(
     log,
@@ -65,6 +66,19 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
     );
     let cursor = a;
     if (a >= 0) idx.push(a);
+    // The runtime reports a handler's event once the handler has enqueued, so the report follows the add
+    // it caused (and may follow the worker's get too): look forward from the add up to the next add of the
+    // key, and tell it before the add, as it happened.
+    if (a >= 0) {
+      for (let i = a + 1; i < endIdx; i++) {
+        const e = log[i] as StampedEvent;
+        if (e.kind === 'queue.add' && e.queue === controller && e.key === key) break;
+        if (e.kind === 'handler.event' && e.controller === controller && e.keys.includes(key)) {
+          handlerIdx = i;
+          break;
+        }
+      }
+    }
     const chain: Pred[] = [
       (e) => e.kind === 'handler.event' && e.controller === controller && e.keys.includes(key),
       (e) => e.kind === 'informer.notify' && mine(e) && e.handler.includes(controller),
@@ -72,7 +86,7 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
       (e) => e.kind === 'fifo.pop' && mine(e),
       (e) => e.kind === 'fifo.delta' && mine(e),
     ];
-    for (const pred of chain) {
+    for (const pred of handlerIdx >= 0 ? chain.slice(1) : chain) {
       if (cursor < 0) break;
       const i = findBack(
         log,
@@ -108,6 +122,10 @@ export function journeyFor(log: readonly StampedEvent[], endIdx: number): { key:
   const steps: JourneyStep[] = [];
   const ordered = idx.filter((i) => i !== watchIdx).sort((x, y) => x - y);
   if (watchIdx >= 0) ordered.unshift(watchIdx);
+  if (handlerIdx >= 0) {
+    const add = ordered.findIndex((i) => (log[i] as StampedEvent).kind === 'queue.add');
+    ordered.splice(add, 0, handlerIdx);
+  }
   for (const i of ordered) {
     const ev = log[i] as StampedEvent;
     const d = describe(ev);
