@@ -3,27 +3,27 @@ import type { StampedEvent } from '../shared/protocol/events';
 import { App } from './App';
 import { recordingUrl } from './components/RecordingControls';
 import { RuntimeStore } from './client/runtime-store';
-import { fixtureView } from './fixtures/fixture-view';
+import { recordedView } from './fixtures/recorded-view';
 import { renderText, storeWith } from './fixtures/render';
 
 describe('App shell', () => {
   it('shows the live pill, stream numbers and nav badges for errors and hot loops', () => {
-    const store = storeWith(fixtureView());
+    const store = storeWith(recordedView());
     store.setStatus({ state: 'live' });
     const t = renderText(<App />, store);
     expect(t).toContain('LIVE');
-    expect(t).toContain(`seq ${fixtureView().lastSeq}`);
+    expect(t).toContain(`seq ${recordedView().lastSeq}`);
     expect(t).toContain('1 hot');
     expect(t).toContain('Pipeline');
   });
 
   it('opens the panel named by the hash', () => {
-    const t = renderText(<App serverHash="#/workqueue?controller=flaky" />, storeWith(fixtureView()));
+    const t = renderText(<App serverHash="#/workqueue?controller=flaky" />, storeWith(recordedView()));
     expect(t).toContain('workqueue “flaky”');
   });
 
   it('says so when there is no connection, keeping the last data', () => {
-    const store = storeWith(fixtureView());
+    const store = storeWith(recordedView());
     store.setStatus({ state: 'disconnected', since: Date.now(), error: 'transport close', attempt: 3 });
     const t = renderText(<App />, store);
     expect(t).toContain('OFFLINE');
@@ -56,7 +56,7 @@ describe('App shell', () => {
   });
 
   it('marks a replay as recorded, not live', () => {
-    const store = storeWith(fixtureView());
+    const store = storeWith(recordedView());
     store.setStatus({ state: 'replaying', source: 'incident.jsonl' });
     const t = renderText(<App />, store);
     expect(t).toContain('REPLAY');
@@ -64,7 +64,7 @@ describe('App shell', () => {
   });
 
   it('offers play, speed and seek controls for a replay, and no recording control', () => {
-    const store = storeWith(fixtureView());
+    const store = storeWith(recordedView());
     store.setStatus({ state: 'replaying', source: 'incident.jsonl' });
     store.setServerStatus({
       recording: { paused: true, evicted: 0 },
@@ -82,7 +82,7 @@ describe('App shell', () => {
         finished: false,
       },
     });
-    store.setSnapshot(fixtureView(), {
+    store.setSnapshot(recordedView(), {
       protocolVersion: 1,
       serverEpoch: 'r',
       mode: 'replay',
@@ -106,9 +106,9 @@ describe('App shell', () => {
   });
 
   it('offers recording per viewer, and shows the server file only when there is one, never as a stream switch', () => {
-    const store = storeWith(fixtureView());
+    const store = storeWith(recordedView());
     store.setStatus({ state: 'live' });
-    store.setSnapshot(fixtureView(), {
+    store.setSnapshot(recordedView(), {
       protocolVersion: 1,
       serverEpoch: 'e',
       mode: 'live',
@@ -136,7 +136,7 @@ describe('App shell', () => {
   });
 
   it('says when the stream is filtered', () => {
-    const store = storeWith(fixtureView());
+    const store = storeWith(recordedView());
     store.setStatus({ state: 'live' });
     store.setSubscription({ namespaces: ['team-a'], controllers: ['flaky'] });
     const t = renderText(<App />, store);

@@ -6,7 +6,7 @@ import type { StampedEvent } from '../../shared/protocol/events';
 import type { EventBatch, HelloRequest, HelloResult, ServerInfo, ServerStatus } from '../../shared/protocol/socket';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
 import { createView } from '../../shared/protocol/view';
-import { fixtureSession } from '../fixtures/fixture-view';
+import { recordedSession } from '../fixtures/recorded-view';
 import { Connection, tokenFromPage } from './connection';
 import type { DashboardSocket } from './connection';
 import { RuntimeStore } from './runtime-store';
@@ -73,7 +73,7 @@ function setup() {
   return { socket, store, conn };
 }
 
-const events: StampedEvent[] = fixtureSession(5000).events;
+const events: StampedEvent[] = recordedSession().events;
 const batch = (epoch: string, from: number, to: number): EventBatch => ({
   serverEpoch: epoch,
   prevSeq: from,

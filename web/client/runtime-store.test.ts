@@ -6,12 +6,12 @@ import { eventsNaming, PROTOTYPE_NAMES } from '../../shared/protocol/testing/pro
 import { createView } from '../../shared/protocol/view';
 import type { RuntimeView } from '../../shared/protocol/view';
 import { focusController, focusInformer, focusKey } from '../panels/focus';
-import { fixtureSession } from '../fixtures/fixture-view';
+import { recordedSession } from '../fixtures/recorded-view';
 import { RuntimeStore } from './runtime-store';
 
 describe('RuntimeStore', () => {
   it('applies batches with the shared reducer and ends where one big reduce ends', () => {
-    const { view, events } = fixtureSession(5000);
+    const { view, events } = recordedSession();
     const store = new RuntimeStore({ now: () => 0 });
     for (let i = 0; i < events.length; i += 97) store.applyBatch(events.slice(i, i + 97));
     expect(store.getState().view.lastSeq).toBe(view.lastSeq);
@@ -21,7 +21,7 @@ describe('RuntimeStore', () => {
   });
 
   it('skips an overlapping batch after a resume without double counting', () => {
-    const { events } = fixtureSession(5000);
+    const { events } = recordedSession();
     const store = new RuntimeStore();
     store.applyBatch(events.slice(0, 200));
     const before = store.getState().view.eventCount;
@@ -34,7 +34,7 @@ describe('RuntimeStore', () => {
     let calls = 0;
     store.subscribe(() => calls++);
     const s0 = store.getState();
-    store.applyBatch(fixtureSession(5000).events.slice(0, 10));
+    store.applyBatch(recordedSession().events.slice(0, 10));
     expect(calls).toBe(1);
     expect(store.getState()).not.toBe(s0);
     store.applyBatch([]);
@@ -42,7 +42,7 @@ describe('RuntimeStore', () => {
   });
 
   it('freezes the displayed view while batches keep applying underneath', () => {
-    const { events } = fixtureSession(5000);
+    const { events } = recordedSession();
     const store = new RuntimeStore();
     store.applyBatch(events.slice(0, 50));
     store.setFrozen(true);
@@ -55,7 +55,7 @@ describe('RuntimeStore', () => {
 
   it('replaces the view on a snapshot and counts snapshots', () => {
     const store = new RuntimeStore();
-    store.applyBatch(fixtureSession(5000).events.slice(0, 50));
+    store.applyBatch(recordedSession().events.slice(0, 50));
     store.setSnapshot(createView());
     expect(store.getState().view.lastSeq).toBe(0);
     expect(store.getState().snapshots).toBe(1);
@@ -64,7 +64,7 @@ describe('RuntimeStore', () => {
   it('reports the event rate over the last five seconds of wall time', () => {
     let now = 0;
     const store = new RuntimeStore({ now: () => now });
-    const { events } = fixtureSession(5000);
+    const { events } = recordedSession();
     store.applyBatch(events.slice(0, 100));
     now = 1000;
     store.applyBatch(events.slice(100, 200));
@@ -80,7 +80,7 @@ describe('RuntimeStore', () => {
       const store = new RuntimeStore({ publishEveryMs: 250 });
       let calls = 0;
       store.subscribe(() => calls++);
-      const { events } = fixtureSession(5000);
+      const { events } = recordedSession();
       store.applyBatch(events.slice(0, 50));
       store.applyBatch(events.slice(50, 100));
       expect(calls).toBe(0);

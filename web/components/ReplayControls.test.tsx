@@ -1,7 +1,7 @@
 // The replay player's position, marks and end-of-recording state.
 import { describe, expect, it } from 'vitest';
 import type { ReplayState } from '../../shared/protocol/commands';
-import { fixtureView } from '../fixtures/fixture-view';
+import { recordedView } from '../fixtures/recorded-view';
 import { renderText, storeWith } from '../fixtures/render';
 import { markLeft, ReplayControls, replayPosition } from './ReplayControls';
 
@@ -28,7 +28,7 @@ describe('replay player', () => {
 
   it('places marks along the timeline and counts them by kind', () => {
     expect(markLeft({ seq: 501, ts: 0, kind: '410', text: '' }, replay)).toBe(50);
-    const view = fixtureView();
+    const view = recordedView();
     const marks = [
       { seq: 200, ts: 2000, kind: '410' as const, text: 'v1/Pod: watch expired (410 Gone)' },
       { seq: 300, ts: 3000, kind: 'hotLoop' as const, text: 'hot-loop demo/x: hot loop' },
@@ -44,7 +44,7 @@ describe('replay player', () => {
   it('offers Play again at the end instead of a disabled Play', () => {
     const t = renderText(
       <ReplayControls replay={{ ...replay, playing: false, finished: true, seq: 1001 }} />,
-      storeWith(fixtureView()),
+      storeWith(recordedView()),
     );
     expect(t).toContain('↻ Play again');
     expect(t).toContain('no 410, relist, error or hot loop in this recording');

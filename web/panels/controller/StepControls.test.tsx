@@ -4,7 +4,7 @@ import type { StepState } from '../../../shared/protocol/commands';
 import type { ServerStatus } from '../../../shared/protocol/socket';
 import type { RuntimeView } from '../../../shared/protocol/view';
 import { App } from '../../App';
-import { fixtureView } from '../../fixtures/fixture-view';
+import { recordedView } from '../../fixtures/recorded-view';
 import { renderText, storeWith } from '../../fixtures/render';
 import { Controller } from './Controller';
 import { StepControls } from './StepControls';
@@ -31,7 +31,7 @@ describe('step debugger state', () => {
   });
 
   it('counts held keys from the live queue, not from the last status push', () => {
-    const view = fixtureView();
+    const view = recordedView();
     const c = view.controllers.flaky;
     if (!c) throw new Error('fixture has no flaky controller');
     const stale: StepState = { ...base, holding: true, held: 1, holders: [{ key: 'demo/x', worker: 0 }] };
@@ -40,7 +40,7 @@ describe('step debugger state', () => {
   });
 
   it('says which key a step released and what its reconcile did', () => {
-    const view = fixtureView();
+    const view = recordedView();
     const c = view.controllers.flaky;
     const [key, k] = Object.entries(c?.keys ?? {}).find(([, kv]) => kv.lastReconcile?.endTs !== undefined) ?? [];
     if (!key || !k?.lastReconcile) throw new Error('fixture has no finished reconcile');
@@ -61,7 +61,7 @@ describe('step debugger state', () => {
 
 describe('step debugger card', () => {
   it('renders a server that sends only the older breakpoint summary', () => {
-    const view = fixtureView();
+    const view = recordedView();
     const t = renderText(
       <StepControls controller="flaky" />,
       withStatus(view, { ...base, breakpoints: { keys: ['demo/a'], onError: true } }),
@@ -71,7 +71,7 @@ describe('step debugger card', () => {
   });
 
   it('lists breakpoints with hits, remove and toggle, and warns that it changes the controller for everyone', () => {
-    const view = fixtureView();
+    const view = recordedView();
     const step: StepState = {
       ...base,
       holding: true,
@@ -92,7 +92,7 @@ describe('step debugger card', () => {
   });
 
   it('shows the worker holding a key at a breakpoint instead of "idle"', () => {
-    const view = fixtureView();
+    const view = recordedView();
     const c = view.controllers.flaky;
     if (!c) throw new Error('fixture has no flaky controller');
     c.workerStates = {};
@@ -106,7 +106,7 @@ describe('step debugger card', () => {
   });
 
   it('says on every panel and in the top bar that a controller is held', () => {
-    const view = fixtureView();
+    const view = recordedView();
     const store = withStatus(view, { ...base, holding: true, held: 0 });
     store.setStatus({ state: 'live' });
     for (const hash of ['#/overview', '#/indexer', '#/trace']) {

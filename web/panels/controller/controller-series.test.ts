@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyHistogram } from '../../../shared/protocol/view';
 import type { ControllerView } from '../../../shared/protocol/view';
-import { fixtureView } from '../../fixtures/fixture-view';
+import { recordedView } from '../../fixtures/recorded-view';
 import {
   handlerRows,
   histogramBars,
@@ -49,8 +49,8 @@ describe('histogramBars', () => {
   });
 });
 
-describe('controller builders over a synthetic session', () => {
-  const view = fixtureView();
+describe('controller builders over a recorded session', () => {
+  const view = recordedView();
   const flaky = view.controllers['flaky'] as ControllerView;
 
   it('breaks reconciles down by every outcome, errors included', () => {
@@ -62,7 +62,7 @@ describe('controller builders over a synthetic session', () => {
 
   it('lists every worker, busy or idle, by number', () => {
     const rows = workerRows(flaky, view.lastTs);
-    expect(rows.map((r) => r.worker)).toEqual([0, 1]);
+    expect(rows.map((r) => r.worker)).toEqual([...Array(flaky.workers).keys()]);
   });
 
   it('turns the series into chart points with mean durations', () => {

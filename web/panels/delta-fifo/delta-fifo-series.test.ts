@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { InformerView } from '../../../shared/protocol/view';
 import { newInformer } from '../../../shared/protocol/reduce-informer';
-import { fixtureView } from '../../fixtures/fixture-view';
+import { recordedView } from '../../fixtures/recorded-view';
 import { deltaMix, fifoSeries, pendingRows, recentPops } from './delta-fifo-series';
 
 describe('delta-fifo builders', () => {
@@ -20,7 +20,7 @@ describe('delta-fifo builders', () => {
   });
 
   it('counts every delta type, Replaced from lists included', () => {
-    const pods = fixtureView().informers['v1/Pod'] as InformerView;
+    const pods = recordedView().informers['v1/Pod'] as InformerView;
     const mix = deltaMix(pods);
     expect(mix.map((m) => m.label)).toEqual(['Added', 'Updated', 'Deleted', 'Replaced', 'Sync']);
     expect(mix.find((m) => m.label === 'Replaced')?.value).toBeGreaterThan(0);
@@ -30,7 +30,7 @@ describe('delta-fifo builders', () => {
 
 describe('recentPops', () => {
   it('lists the newest pops of one informer first', () => {
-    const view = fixtureView();
+    const view = recordedView();
     const pops = recentPops(view.log, 'v1/Pod', 10);
     expect(pops.length).toBeGreaterThan(0);
     expect(pops.every((p, i) => i === 0 || (pops[i - 1]?.seq ?? 0) > p.seq)).toBe(true);

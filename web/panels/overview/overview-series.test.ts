@@ -1,21 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import type { ControllerView, InformerView } from '../../../shared/protocol/view';
 import { newController } from '../../../shared/protocol/reduce-controller';
-import { fixtureView } from '../../fixtures/fixture-view';
+import { recordedView } from '../../fixtures/recorded-view';
 import { newInformer } from '../../../shared/protocol/reduce-informer';
 import { activitySeries, buildPipeline, controllerSources, informerLane } from './overview-series';
 
 describe('buildPipeline', () => {
-  const view = fixtureView();
+  const view = recordedView();
   const p = buildPipeline(view);
 
   it('has one lane per informer and per controller, sorted by name', () => {
-    expect(p.informers.map((l) => l.id)).toEqual(['apps/v1/ReplicaSet', 'v1/Pod']);
-    expect(p.controllers.map((l) => l.name)).toEqual(['flaky', 'hot-loop', 'pod-counter']);
+    expect(p.informers.map((l) => l.id)).toEqual(Object.keys(view.informers).sort());
+    expect(p.controllers.map((l) => l.name)).toEqual(['flaky', 'hot-loop', 'pod-counter', 'replicaset-owner']);
   });
 
   it('wires each controller to the informer it watches', () => {
-    for (const c of p.controllers) expect(c.sources).toEqual(['v1/Pod']);
+    for (const c of p.controllers) expect(c.sources).toContain(view.controllers[c.name]?.forKind);
+    expect(p.controllers.find((c) => c.name === 'flaky')?.sources).toEqual(['v1/ConfigMap']);
   });
 
   it('carries live counts and flow rates for the boxes and arrows', () => {
@@ -23,12 +24,12 @@ describe('buildPipeline', () => {
     expect(pods?.synced).toBe(true);
     expect(pods?.storeSize).toBe(view.informers['v1/Pod']?.storeSize);
     expect(pods?.watchRate).toBeGreaterThan(0);
-    expect(pods?.handlers).toEqual(['pod-counter', 'flaky', 'hot-loop']);
+    expect(pods?.handlers.map((h) => h.split(' / ')[0])).toEqual(['pod-counter', 'replicaset-owner']);
     const hot = p.controllers.find((c) => c.name === 'hot-loop');
     expect(hot?.hotLoops).toBe(1);
     expect(hot?.tone).toBe('err');
     expect(p.totals.hotLoops).toBe(1);
-    expect(p.totals.synced).toBe(2);
+    expect(p.totals.synced).toBe(Object.keys(view.informers).length);
   });
 
   it('marks a controller with errors but no hot loop as a warning', () => {
@@ -53,11 +54,12 @@ describe('controllerSources', () => {
 
 describe('activitySeries', () => {
   it('aligns every controller’s reconciles and all watch events per bucket', () => {
-    const view = fixtureView();
+    const view = recordedView();
     const pts = activitySeries(view);
     const sum = (k: string) => pts.reduce((s, p) => s + (p[k] ?? 0), 0);
     expect(sum('flaky')).toBe(view.controllers['flaky']?.series.reduce((s, p) => s + p.reconciles, 0));
-    expect(sum('watchEvents')).toBe(view.informers['v1/Pod']?.counters.watchEvents);
+    const watchEvents = Object.values(view.informers).reduce((s, i) => s + i.counters.watchEvents, 0);
+    expect(sum('watchEvents')).toBe(watchEvents);
     expect(pts.every((p, i) => i === 0 || (pts[i - 1]?.t ?? 0) < p.t)).toBe(true);
     expect(pts.every((p) => 'pod-counter' in p)).toBe(true);
   });

@@ -1,9 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import type { RuntimeView } from '../../../shared/protocol/view';
-import { fixtureView } from '../../fixtures/fixture-view';
+import type { KeyView, RuntimeView } from '../../../shared/protocol/view';
+import { recordedView } from '../../fixtures/recorded-view';
 import { renderText } from '../../fixtures/render';
 import { backoffRows, defaultBackoffMs } from './BackoffHistory';
 import { Trace } from './Trace';
+
+/** A key of the flaky controller that failed and was retried (the recording always has one). */
+function retriedKey(v: RuntimeView): KeyView {
+  const k = Object.values(v.controllers.flaky?.keys ?? {}).find((x) => (x.backoff?.length ?? 0) > 0);
+  if (!k) throw new Error('the recording has no flaky key with a backoff; regenerate it');
+  return k;
+}
 
 function render(view: RuntimeView, controller: string, key: string, now = view.lastTs): string {
   return renderText(<Trace view={view} route={{ panel: 'trace', controller, key }} now={now} />);
@@ -11,10 +18,10 @@ function render(view: RuntimeView, controller: string, key: string, now = view.l
 
 describe('Trace panel', () => {
   it('shows a round trip inside one millisecond as "<1ms", never "0µs"', () => {
-    const v = structuredClone(fixtureView());
+    const v = structuredClone(recordedView());
     const h = v.controllers['hot-loop']?.hotLoops[0];
     const e = h?.evidence[0];
-    if (!h || !e?.write) throw new Error('the fixture has a hot loop with evidence');
+    if (!h || !e?.write) throw new Error('the recording has a hot loop with evidence');
     e.ts = e.write.ts;
     const k = v.controllers['hot-loop']?.keys[h.key];
     if (k) k.hotLoop = h;
@@ -25,9 +32,8 @@ describe('Trace panel', () => {
   });
 
   it('counts a backoff down in whole milliseconds and names the attempt it will be', () => {
-    const v = structuredClone(fixtureView());
-    const k = v.controllers.flaky?.keys['default/web-00c'];
-    if (!k) throw new Error('the fixture has flaky key default/web-00c');
+    const v = structuredClone(recordedView());
+    const k = retriedKey(v);
     Object.assign(k, { state: 'waiting', stateSince: 1_000, requeues: 3, nextRetryAt: 1_040 });
     const t = render(v, 'flaky', k.key, 1_000);
     expect(t).toContain('in 40ms');
@@ -35,9 +41,8 @@ describe('Trace panel', () => {
   });
 
   it('shows the backoff history of a key whose 5–40 ms backoffs are long over, against the limiter formula', () => {
-    const v = structuredClone(fixtureView());
-    const k = v.controllers.flaky?.keys['default/web-00c'];
-    if (!k) throw new Error('the fixture has flaky key default/web-00c');
+    const v = structuredClone(recordedView());
+    const k = retriedKey(v);
     Object.assign(k, {
       state: 'idle',
       requeues: 0,
@@ -73,9 +78,8 @@ describe('Trace panel', () => {
   });
 
   it('does not call a RequeueAfter delay a backoff', () => {
-    const v = structuredClone(fixtureView());
-    const k = v.controllers.flaky?.keys['default/web-00c'];
-    if (!k) throw new Error('the fixture has flaky key default/web-00c');
+    const v = structuredClone(recordedView());
+    const k = retriedKey(v);
     Object.assign(k, { state: 'waiting', stateSince: 1_000, requeues: 0, nextRetryAt: 6_000 });
     const t = render(v, 'flaky', k.key, 1_000);
     expect(t).toContain('in 5.00s');

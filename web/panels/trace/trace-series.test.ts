@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ControllerView, KeyView } from '../../../shared/protocol/view';
-import { fixtureView } from '../../fixtures/fixture-view';
+import { recordedView } from '../../fixtures/recorded-view';
 import { focusController } from '../focus';
 import { cadenceSeries, describeCause, groupCauses, interestingKeys, traceEntries, writesForKey } from './trace-series';
 
@@ -27,13 +27,14 @@ describe('causes', () => {
   });
 });
 
-describe('a hot-looping key in the synthetic session', () => {
-  const view = fixtureView();
+describe('a hot-looping key in the recorded session', () => {
+  const view = recordedView();
   const c = view.controllers['hot-loop'] as ControllerView;
-  const k = c.keys['default/web-001'] as KeyView;
+  const key = c.hotLoops[0]?.key ?? 'the recording has no hot loop';
+  const k = c.keys[key] as KeyView;
 
   it('is traced first', () => {
-    expect(interestingKeys(c)[0]).toBe('default/web-001');
+    expect(interestingKeys(c)[0]).toBe(key);
   });
 
   it('shows each reconcile newest first with its self-caused trigger marked', () => {
@@ -44,7 +45,8 @@ describe('a hot-looping key in the synthetic session', () => {
   });
 
   it('lists the controller’s own writes to the object', () => {
-    expect(writesForKey(c, k.key)[0]?.verb).toBe('updateStatus');
+    // The example hot loop patches an annotation on the object it reconciles.
+    expect(writesForKey(c, k.key)[0]?.verb).toBe('patch');
   });
 
   it('charts the cadence with self-caused reconciles', () => {
@@ -56,7 +58,7 @@ describe('a hot-looping key in the synthetic session', () => {
 
 describe('default focus', () => {
   it('traces the controller in most trouble and teaches with the calmest', () => {
-    const view = fixtureView();
+    const view = recordedView();
     expect(focusController(view, { panel: 'trace' }, 'trouble')?.name).toBe('hot-loop');
     expect(focusController(view, { panel: 'learn' }, 'healthy')?.name).toBe('pod-counter');
     expect(focusController(view, { panel: 'trace', controller: 'flaky' }, 'trouble')?.name).toBe('flaky');

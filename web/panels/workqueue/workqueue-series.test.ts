@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ControllerView, KeyView } from '../../../shared/protocol/view';
 import { newController, newKey } from '../../../shared/protocol/reduce-controller';
-import { fixtureView } from '../../fixtures/fixture-view';
+import { recordedView } from '../../fixtures/recorded-view';
 import { depthSeries, keyRow, keyRows, stateCounts } from './workqueue-series';
 
 function controllerWith(keys: Partial<KeyView>[]): ControllerView {
@@ -71,7 +71,7 @@ describe('keyRows', () => {
 
 describe('depthSeries', () => {
   it('has one point per series bucket with the three depth parts', () => {
-    const c = fixtureView().controllers['flaky'] as ControllerView;
+    const c = recordedView().controllers['flaky'] as ControllerView;
     const pts = depthSeries(c);
     expect(pts.length).toBe(c.series.length);
     expect(Object.keys(pts[0] ?? {})).toEqual(['t', 'ready', 'waiting', 'processing', 'adds']);
