@@ -18,26 +18,52 @@ export interface RuntimeDefaults {
   inOrderInformers: boolean;
   /** controller-runtime Controller.UsePriorityQueue (on since v0.23). */
   usePriorityQueue: boolean;
+  /**
+   * client-go feature gate AtomicFIFO (beta and on since 1.36): a relist reaches the indexer as one
+   * ReplacedAll step and a resync as one SyncAll step. Needs InOrderInformers (RealFIFO). Off here by
+   * default (see fromEnvironment).
+   */
+  atomicFIFO: boolean;
 }
 
 /** Releases whose defaults can be reproduced; each names the first controller-runtime release with them. */
 export const UPSTREAM_DEFAULTS = Object.freeze({
-  /** controller-runtime v0.23 to v0.25 (client-go 1.35 to 1.37): the current defaults. */
-  'v0.23': Object.freeze({ watchListClient: true, inOrderInformers: true, usePriorityQueue: true }),
+  /** controller-runtime v0.24 and v0.25 (client-go 1.36, 1.37): AtomicFIFO on as well. */
+  'v0.24': Object.freeze({ watchListClient: true, inOrderInformers: true, usePriorityQueue: true, atomicFIFO: true }),
+  /** controller-runtime v0.23 (client-go 1.35): WatchList, RealFIFO, the priority queue; no AtomicFIFO gate yet. */
+  'v0.23': Object.freeze({ watchListClient: true, inOrderInformers: true, usePriorityQueue: true, atomicFIFO: false }),
   /** controller-runtime v0.21 and v0.22 (client-go 1.33, 1.34): RealFIFO, LIST + WATCH, rate-limiting queue. */
-  'v0.21': Object.freeze({ watchListClient: false, inOrderInformers: true, usePriorityQueue: false }),
+  'v0.21': Object.freeze({
+    watchListClient: false,
+    inOrderInformers: true,
+    usePriorityQueue: false,
+    atomicFIFO: false,
+  }),
   /** controller-runtime v0.20 and older (client-go 1.32): DeltaFIFO, LIST + WATCH, rate-limiting queue. */
-  'v0.20': Object.freeze({ watchListClient: false, inOrderInformers: false, usePriorityQueue: false }),
+  'v0.20': Object.freeze({
+    watchListClient: false,
+    inOrderInformers: false,
+    usePriorityQueue: false,
+    atomicFIFO: false,
+  }),
 } satisfies Record<string, Readonly<RuntimeDefaults>>);
 
 export type UpstreamDefaultsRelease = keyof typeof UPSTREAM_DEFAULTS;
 
 function fromEnvironment(): RuntimeDefaults {
-  const out: RuntimeDefaults = { ...UPSTREAM_DEFAULTS['v0.23'] };
-  // client-go reads its gates from KUBE_FEATURE_<Name>=true|false; honour the one that is not locked.
-  const env = typeof process === 'undefined' ? undefined : process.env['KUBE_FEATURE_WatchListClient'];
-  if (env === 'false') out.watchListClient = false;
-  if (env === 'true') out.watchListClient = true;
+  // The followed release's defaults, except AtomicFIFO: its one-step relists would hide every relisted
+  // object from the dashboard's FIFO view, which knows per-object deltas only. setRuntimeDefaults('v0.24')
+  // or KUBE_FEATURE_AtomicFIFO=true gives upstream's default.
+  const out: RuntimeDefaults = { ...UPSTREAM_DEFAULTS['v0.24'], atomicFIFO: false };
+  // client-go reads its gates from KUBE_FEATURE_<Name>=true|false; honour the ones that are not locked.
+  const env = (name: string): string | undefined =>
+    typeof process === 'undefined' ? undefined : process.env[`KUBE_FEATURE_${name}`];
+  const watchList = env('WatchListClient');
+  if (watchList === 'false') out.watchListClient = false;
+  if (watchList === 'true') out.watchListClient = true;
+  const atomic = env('AtomicFIFO');
+  if (atomic === 'false') out.atomicFIFO = false;
+  if (atomic === 'true') out.atomicFIFO = true;
   return out;
 }
 

@@ -80,12 +80,12 @@ const CACHE_VALUES = words(`
   deletionHandlingMetaNamespaceKeyFunc deletionHandlingObjectToName determineResyncPeriod dropManagedFields
   errorIs filteringResourceEventHandler isConnectionRefused isInternalError isTooLargeResourceVersion
   listPages metaNamespaceIndexFunc metaNamespaceKeyFunc metaObjectToName newIndexer newIndexerInformer
-  newSharedIndexInformer newStore newest objectNameString objectRef oldest parseObjectName processDeltas
+  newSharedIndexInformer newStore newest objectNameString objectRef oldest parseObjectName processAtomicEvent processDeltas
   shutDownEventHandler splitMetaNamespaceKey transformStripManagedFields waitForCacheSync
 `);
 
 const CACHE_TYPES = words(`
-  BackoffManagerOptions BackoffOptions CacheStoreOptions ControllerConfig Delta DeltaFIFOOptions DeltaStore
+  AtomicDeltaStore AtomicEvent BackoffManagerOptions BackoffOptions CacheStoreOptions ControllerConfig Delta DeltaFIFOOptions DeltaStore
   DeltaType Deltas FIFOOptions FifoKind HandlerOptions IndexFunc Indexer IndexerInformerOptions Indexers KeyFunc
   KeyListerGetter Notification ObjectName PagedList PopProcessFunc Queue RealFIFOOptions ReflectorOptions ReflectorTuning
   ReflectorStore ResourceEventHandler ResourceEventHandlerRegistration SharedIndexInformer

@@ -7,15 +7,15 @@ import { realClock, type Clock } from '../util/clock';
 import { pickReflectorTuning, type ReflectorTuning } from './reflector-options';
 import { DeltaFIFO, type Deltas } from './delta-fifo';
 import { FIFOClosedError, type PopProcessFunc, type Queue } from './fifo';
-import type {
+import {
   DeletedFinalStateUnknown,
-  Indexers,
-  ResourceEventHandler,
-  TransformFunc,
-  WatchErrorHandler,
+  type Indexers,
+  type ResourceEventHandler,
+  type TransformFunc,
+  type WatchErrorHandler,
 } from './interfaces';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
-import { RealFIFO } from './real-fifo';
+import { RealFIFO, type AtomicEvent } from './real-fifo';
 import { Reflector } from './reflector';
 import { newIndexer } from './indexer';
 import type { CacheStore } from './store';
@@ -131,6 +131,45 @@ export function processDeltas<T>(
       store.add(live);
       handler.onAdd?.(live, isInInitialList);
     }
+  }
+}
+
+/** What an atomic entry reads and replaces: the informer's indexer. */
+export interface AtomicDeltaStore<T> extends DeltaStore<T> {
+  list(): T[];
+  listKeys(): string[];
+  getByKey(key: string): T | undefined;
+  replace(list: T[], resourceVersion: string): void;
+}
+
+/**
+ * The ReplacedAll and SyncAll cases of client-go's processDeltas (processReplacedAllInfo): a relist
+ * replaces the store in one step, then the handler hears the deletions (stored keys missing from the
+ * list, as tombstones), then an update or add per listed object in list order. A resync is an update
+ * with the same object for everything stored.
+ */
+export function processAtomicEvent<T>(
+  handler: ResourceEventHandler<T>,
+  store: AtomicDeltaStore<T>,
+  event: AtomicEvent<T>,
+  isInInitialList: boolean,
+  keyFunc: (obj: T) => string = deletionHandlingMetaNamespaceKeyFunc,
+): void {
+  if (event.type === 'SyncAll') {
+    for (const obj of store.list()) handler.onUpdate?.(obj, obj);
+    return;
+  }
+  const listed = new Set(event.objects.map((o) => keyFunc(o)));
+  const deletions: DeletedFinalStateUnknown<T>[] = [];
+  for (const key of store.listKeys()) {
+    if (!listed.has(key)) deletions.push(new DeletedFinalStateUnknown(key, store.getByKey(key) as T));
+  }
+  const replacements = event.objects.map((obj) => ({ obj, old: store.get(obj) }));
+  store.replace(event.objects, event.resourceVersion);
+  for (const d of deletions) handler.onDelete?.(d);
+  for (const r of replacements) {
+    if (r.old !== undefined) handler.onUpdate?.(r.old, r.obj);
+    else handler.onAdd?.(r.obj, isInInitialList);
   }
 }
 

@@ -38,7 +38,7 @@ export {
   type DeltaType,
   type DeltaFIFOOptions,
 } from './delta-fifo';
-export { RealFIFO, type RealFIFOOptions } from './real-fifo';
+export { RealFIFO, type RealFIFOOptions, type AtomicEvent } from './real-fifo';
 export type { ReflectorStore, KeyListerGetter } from './reflector-store';
 export { Backoff, BackoffManager, REFLECTOR_BACKOFF, type BackoffOptions, type BackoffManagerOptions } from './backoff';
 export { listPages, DEFAULT_PAGE_SIZE, type PagedList } from './pager';
@@ -54,10 +54,12 @@ export { INITIAL_EVENTS_END_ANNOTATION } from './watch-handler';
 export {
   Controller,
   processDeltas,
+  processAtomicEvent,
   filteringResourceEventHandler,
   newIndexerInformer,
   type ControllerConfig,
   type DeltaStore,
+  type AtomicDeltaStore,
   type IndexerInformerOptions,
 } from './controller';
 export { SingleFileTracker } from './synctrack';

@@ -1,5 +1,7 @@
-// Ports client-go tools/cache/the_real_fifo.go in its non-atomic mode: one ordered list of deltas,
-// no grouping, no compaction; every change is delivered, in arrival order, one per pop.
+// Ports client-go tools/cache/the_real_fifo.go: one ordered list of deltas, no grouping, no compaction;
+// every change is delivered, in arrival order, one per pop. In the atomic mode (client-go's AtomicFIFO
+// gate) a relist queues one ReplacedAll entry and a resync one SyncAll entry, each processed in one step
+// against the indexer (processAtomicEvent), instead of a delta per object.
 import type { KubeObject } from '../../../shared/models/object';
 import type { DeltaType } from '../../../shared/protocol/events-cache';
 import type { Delta, Deltas } from './delta-fifo';
@@ -10,26 +12,47 @@ import type { KeyListerGetter } from './reflector-store';
 
 /** The shared options (key function, transformer, onSynced, probe, clock...) are in FifoCommonOptions. */
 export interface RealFIFOOptions<T> extends FifoCommonOptions<T> {
-  /** Required: what the consumer already knows (normally the informer's indexer). */
-  knownObjects: KeyListerGetter<T>;
+  /** What the consumer already knows (normally the informer's indexer). Required unless atomicEvents. */
+  knownObjects?: KeyListerGetter<T>;
+  /**
+   * RealFIFOOptions.AtomicEvents: a replace queues one ReplacedAll entry, a resync one SyncAll entry.
+   * The FIFO then knows no objects (the indexer is only read when the entry is processed). Default false.
+   */
+  atomicEvents?: boolean;
+  /** Processes a ReplacedAll or SyncAll entry; required with atomicEvents (the informer's processAtomicEvent). */
+  processAtomic?: (event: AtomicEvent<T>, isInInitialList: boolean) => void;
 }
 
-interface Entry<T> {
-  key: string;
-  delta: Delta<T>;
-}
+/** ReplacedAllInfo (the relisted objects, already transformed, and the list's RV) or SyncAllInfo. */
+export type AtomicEvent<T> = { type: 'ReplacedAll'; resourceVersion: string; objects: T[] } | { type: 'SyncAll' };
+
+type Entry<T> = { key: string; delta: Delta<T>; atomic?: undefined } | { key: ''; atomic: AtomicEvent<T> };
 
 export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Deltas<T>, T> {
   private entries: Entry<T>[] = [];
   private head = 0;
   /** key → number of queued entries, so "is anything queued for k" is O(1). */
   private queuedPerKey = new Map<string, number>();
-  private readonly knownObjects: KeyListerGetter<T>;
+  private readonly knownObjects: KeyListerGetter<T> | undefined;
+  private readonly processAtomic: ((event: AtomicEvent<T>, isInInitialList: boolean) => void) | undefined;
 
   constructor(options: RealFIFOOptions<T>) {
-    if (!options.knownObjects) throw new Error('RealFIFO requires knownObjects');
+    if (options.atomicEvents) {
+      if (options.knownObjects)
+        throw new Error('RealFIFO: an atomic FIFO takes no knownObjects (the indexer applies its events)');
+      if (!options.processAtomic)
+        throw new Error('RealFIFO: atomicEvents needs processAtomic to apply ReplacedAll and SyncAll');
+    } else if (!options.knownObjects) {
+      throw new Error('RealFIFO requires knownObjects');
+    }
     super(options);
     this.knownObjects = options.knownObjects;
+    this.processAtomic = options.atomicEvents ? options.processAtomic : undefined;
+  }
+
+  /** Whether relists and resyncs are queued as one entry each. */
+  get atomicEvents(): boolean {
+    return this.processAtomic !== undefined;
   }
 
   get length(): number {
@@ -48,22 +71,34 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
     this.queueAction('Deleted', obj);
   }
 
-  /** Queued deltas in order (test helper). */
+  /** Queued deltas in order (test helper); atomic entries are not deltas and are left out. */
   list(): Deltas<T> {
-    return this.entries.slice(this.head).map((e) => e.delta);
+    return this.entries.slice(this.head).flatMap((e) => (e.atomic ? [] : [e.delta]));
+  }
+
+  /** Queued ReplacedAll / SyncAll entries in order (test helper). */
+  listAtomic(): AtomicEvent<T>[] {
+    return this.entries.slice(this.head).flatMap((e) => (e.atomic ? [e.atomic] : []));
   }
 
   /**
    * Tombstones first (queued keys whose last delta is not already a delete, then known keys with
    * nothing queued), then Replaced for every listed object in list order. Returns the deletions.
    */
-  replace(list: T[], _resourceVersion: string): number {
+  replace(list: T[], resourceVersion: string): number | void {
+    if (this.atomicEvents) {
+      // addReplaceToItemsLocked: the objects are transformed now, as every object entering the queue.
+      const objects = this.transformer ? list.map((o) => (this.transformer as (x: T) => T)(o)) : [...list];
+      this.pushAtomic({ type: 'ReplacedAll', resourceVersion, objects });
+      this.markInitialPopulation(this.length);
+      return undefined;
+    }
     const keyed = list.map((obj) => ({ key: this.keyOf(obj), obj }));
     const keys = new Set(keyed.map((k) => k.key));
     const lastQueued = new Map<string, Delta<T>>();
     for (let i = this.head; i < this.entries.length; i++) {
       const e = this.entries[i] as Entry<T>;
-      lastQueued.set(e.key, e.delta);
+      if (!e.atomic) lastQueued.set(e.key, e.delta);
     }
     let deletions = 0;
     for (const [k, last] of lastQueued) {
@@ -72,18 +107,25 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
       deletions++;
       this.queueAction('Deleted', new DeletedFinalStateUnknown(k, obj));
     }
-    for (const k of this.knownObjects.listKeys()) {
+    const known = this.knownObjects as KeyListerGetter<T>;
+    for (const k of known.listKeys()) {
       if (keys.has(k) || lastQueued.has(k)) continue;
       deletions++;
-      this.queueAction('Deleted', new DeletedFinalStateUnknown(k, this.knownObjects.getByKey(k) as T));
+      this.queueAction('Deleted', new DeletedFinalStateUnknown(k, known.getByKey(k) as T));
     }
     for (const { obj } of keyed) this.queueAction('Replaced', obj);
     this.markInitialPopulation(this.length);
     return deletions;
   }
 
-  resync(): number {
-    return this.queueSyncForIdleKeys(this.knownObjects, (k) => this.queuedPerKey.has(k));
+  resync(): number | void {
+    if (this.atomicEvents) return void this.pushAtomic({ type: 'SyncAll' });
+    return this.queueSyncForIdleKeys(this.knownObjects as KeyListerGetter<T>, (k) => this.queuedPerKey.has(k));
+  }
+
+  private pushAtomic(event: AtomicEvent<T>): void {
+    this.entries.push({ key: '', atomic: event });
+    this.waiters.broadcast();
   }
 
   /** Pops one delta (as a one-element Deltas); the initial count drops only after processing. */
@@ -100,6 +142,7 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
       this.entries = this.entries.slice(this.head);
       this.head = 0;
     }
+    if (entry.atomic) return this.popAtomic(entry.atomic, isInInitialList);
     const left = (this.queuedPerKey.get(entry.key) ?? 1) - 1;
     if (left === 0) this.queuedPerKey.delete(entry.key);
     else this.queuedPerKey.set(entry.key, left);
@@ -116,6 +159,16 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
     if (this.probe.enabled) this.reportPop(entry.key, deltas, this.length, start, false, failed, failure);
     if (failed) throw failure;
     return deltas;
+  }
+
+  /** An atomic entry is one step for the indexer; the dashboard sees it as the indexer's replace. */
+  private popAtomic(event: AtomicEvent<T>, isInInitialList: boolean): Deltas<T> {
+    try {
+      (this.processAtomic as (e: AtomicEvent<T>, i: boolean) => void)(event, isInInitialList);
+    } finally {
+      this.initialItemDone();
+    }
+    return [];
   }
 
   protected override queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {

@@ -6,7 +6,7 @@ import type { ListerWatcher } from '../client/lister-watcher';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
 import { pickReflectorTuning, type ReflectorTuning } from './reflector-options';
-import { Controller, processDeltas } from './controller';
+import { Controller, processAtomicEvent, processDeltas } from './controller';
 import { DeltaFIFO, type Deltas } from './delta-fifo';
 import type { Queue } from './fifo';
 import { newIndexer } from './indexer';
@@ -43,6 +43,11 @@ export interface SharedIndexInformerOptions<T extends KubeObject> extends Reflec
   indexers?: Indexers<T>;
   /** Queue between reflector and indexer. Default 'RealFIFO' (client-go's InOrderInformers), see runtimeDefaults. */
   fifo?: FifoKind;
+  /**
+   * With RealFIFO: relists and resyncs reach the indexer in one step each (client-go's AtomicFIFO gate).
+   * Default runtimeDefaults().atomicFIFO.
+   */
+  atomicFIFO?: boolean;
   /** Applied once to each object before it is stored. Default none. */
   transform?: TransformFunc<T>;
   /** Default none (the probe still reports errors). */
@@ -60,6 +65,8 @@ export interface SharedIndexInformerOptions<T extends KubeObject> extends Reflec
 export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implements SharedIndexInformer<T> {
   readonly id: InformerId;
   readonly fifoKind: FifoKind;
+  /** Whether the RealFIFO runs in atomic mode (always false with DeltaFIFO). */
+  readonly atomicFIFO: boolean;
   private readonly options: SharedIndexInformerOptions<T>;
   private readonly indexer: CacheStore<T>;
   private readonly processor: SharedProcessor<T>;
@@ -79,6 +86,8 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
     this.options = options;
     this.id = options.informerId ?? options.objectType ?? '';
     this.fifoKind = options.fifo ?? (runtimeDefaults().inOrderInformers ? 'RealFIFO' : 'DeltaFIFO');
+    // newQueueFIFO: the gate only applies to RealFIFO.
+    this.atomicFIFO = this.fifoKind === 'RealFIFO' && (options.atomicFIFO ?? runtimeDefaults().atomicFIFO);
     this.clock = options.clock ?? realClock;
     this.probe = options.probe ?? NOOP_PROBE;
     this.indexer = newIndexer<T>(deletionHandlingMetaNamespaceKeyFunc, options.indexers ?? {}, {
@@ -210,9 +219,17 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
       clock: this.clock,
       ...(this.transform ? { transformer: this.transform } : {}),
     };
+    const { knownObjects, ...rest } = common;
     const queue: Queue<Deltas<T>, T> = this.fifoKind === 'DeltaFIFO'
       ? new DeltaFIFO<T>({ ...common, emitDeltaTypeReplaced: true })
-      : new RealFIFO<T>(common);
+      : this.atomicFIFO
+        ? new RealFIFO<T>({
+            ...rest,
+            atomicEvents: true,
+            processAtomic: (event, isInInitialList) =>
+              processAtomicEvent(this.asHandler, this.indexer, event, isInInitialList),
+          })
+        : new RealFIFO<T>({ knownObjects, ...rest });
     this.controller = new Controller<T>({
       queue,
       listerWatcher: o.listerWatcher,
