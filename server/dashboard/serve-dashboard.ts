@@ -5,11 +5,14 @@
 //   await serveDashboard(mgr);                       // the one added line: http://127.0.0.1:7070
 //
 // The recorder joins the manager as a probe, the registry is the manager's, step mode and requeue act on the
-// manager's controllers, and the dashboard closes when the manager stops.
+// manager's controllers, "compare with the API server" reads through the manager's API reader, /readyz tells
+// the manager's readiness, and the dashboard closes when the manager stops.
 import type { ClusterInfo } from '../../shared/protocol/socket';
 import type { Manager, ServerRunnable } from '../runtime';
 import { stepPort } from './step-port';
 import { objectSourceOver } from './cache-object-source';
+import { cacheComparerOver } from './cache-drift';
+import { managerNotReady } from './transport/readiness';
 import { Recorder } from './recorder/recorder';
 import { RecordingWriter } from './replay/recording-writer';
 import { startDashboard } from './transport/dashboard-server';
@@ -66,10 +69,12 @@ export async function serveDashboard(mgr: Manager, opts: ServeDashboardOptions =
     port,
     ...(opts.authToken ? { token: opts.authToken } : {}),
     registry: mgr.registry,
+    notReadyReason: () => managerNotReady(recorder.view),
     cluster,
     controllers,
     log,
     ports: {
+      cacheComparer: cacheComparerOver({ caches: () => [mgr.getCache()], reader: () => mgr.getAPIReader() }),
       steppers: (name) => {
         const c = mgr.getController(name);
         return c ? stepPort(c) : undefined;
