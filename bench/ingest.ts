@@ -17,7 +17,7 @@ export interface IngestShape {
   events: number;
   reps: number;
 }
-export const INGEST_FULL: IngestShape = { pods: 5_000, events: 10_000, reps: 3 };
+export const INGEST_FULL: IngestShape = { pods: 5_000, events: 10_000, reps: 5 };
 export const INGEST_QUICK: IngestShape = { pods: 1_000, events: 2_000, reps: 1 };
 
 export interface IngestShapeResult {
