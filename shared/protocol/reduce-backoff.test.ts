@@ -80,4 +80,26 @@ describe('backoff history per key', () => {
     const k = reduce(createView({ maxReconcilesPerKey: 2 }), backoffSession()).controllers.flaky?.keys['demo/a'];
     expect(k?.backoff?.map((b) => b.requeues)).toEqual([3, 4]);
   });
+
+  it('leaves a key idle once its delay matured, even when the add is stamped just before readyAt', () => {
+    // A Go process computes readyAt to the microsecond and stamps events in whole milliseconds, so the
+    // add that says the delay fired can carry a ts a fraction of a millisecond before readyAt.
+    const at = (seq: number, e: Record<string, unknown>) => ({ ...e, seq, ts: 2_000 }) as unknown as StampedEvent;
+    const q = { queue: 'flaky', key: 'demo/a', depth };
+    const k = reduce(createView(), [
+      at(1, { kind: 'queue.addAfter', ...q, cause: { type: 'requeueAfter' }, delayMs: 30, readyAt: 2_000.4 }),
+      at(2, {
+        kind: 'queue.add',
+        ...q,
+        cause: { type: 'requeueAfter' },
+        queued: true,
+        dirtyWhileProcessing: false,
+        matured: true,
+      }),
+      at(3, { kind: 'queue.get', ...q, waitMs: 0 }),
+      at(4, { kind: 'queue.done', ...q, processingMs: 0, requeued: false }),
+    ]).controllers.flaky?.keys['demo/a'];
+    expect(k?.nextRetryAt).toBeUndefined();
+    expect(k?.state).toBe('idle');
+  });
 });

@@ -216,8 +216,11 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
         k.dirty = true;
         setState(k, 'processing', ev.ts);
       } else setState(k, 'ready', ev.ts);
-      // A cancelled delay will not fire: left in place, done() would park the key in 'waiting' for nothing.
-      if (k.nextRetryAt !== undefined && (ev.delayCancelled || k.nextRetryAt <= ev.ts)) delete k.nextRetryAt;
+      // A cancelled delay will not fire, and a matured one has fired (both queues keep one delay per key):
+      // left in place, done() would park the key in 'waiting' for nothing. Matured is said rather than
+      // inferred from ts, because a Go process's readyAt has sub-millisecond precision and its ts does not.
+      if (k.nextRetryAt !== undefined && (ev.delayCancelled || ev.matured || k.nextRetryAt <= ev.ts))
+        delete k.nextRetryAt;
       point(d, c, ev.ts).adds++;
       break;
     }
