@@ -16,6 +16,7 @@ import type {
   InspectResult,
   ServerInfo,
   ServerToClientEvents,
+  ServerStatus,
   Snapshot,
 } from '../../shared/protocol/socket';
 import { PROTOCOL_VERSION } from '../../shared/protocol/version';
@@ -39,6 +40,7 @@ export class LoopbackClient {
   readonly stats: ClientStats = { hellos: [], batches: 0, batchEvents: 0, snapshots: [], gaps: 0, lags: 0 };
   private readonly socket: ClientSocket;
   private server: ServerInfo | undefined;
+  private latestStatus: ServerStatus | undefined;
   /** The server seq this client is at. */
   private seq = 0;
   private helloInFlight = false;
@@ -48,6 +50,7 @@ export class LoopbackClient {
     this.socket.on('batch', (b) => this.onBatch(b));
     this.socket.on('snapshot', (s) => this.onSnapshot(s));
     this.socket.on('lag', () => void this.stats.lags++);
+    this.socket.on('status', (s) => void (this.latestStatus = s));
   }
 
   get view(): RuntimeView {
@@ -60,6 +63,11 @@ export class LoopbackClient {
 
   get serverInfo(): ServerInfo | undefined {
     return this.server;
+  }
+
+  /** The server's latest status (from the hello, then every push), e.g. where a replay is. */
+  get status(): ServerStatus | undefined {
+    return this.latestStatus;
   }
 
   async connect(): Promise<void> {
@@ -80,6 +88,7 @@ export class LoopbackClient {
     const res = await this.socket.timeout(10_000).emitWithAck('hello', req);
     this.helloInFlight = false;
     this.stats.hellos.push(res.type);
+    if (res.type === 'snapshot' || res.type === 'replay') this.latestStatus = res.status;
     switch (res.type) {
       case 'snapshot':
         this.server = res.server;

@@ -7,8 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DemoControllerName } from '../../server/cli-options';
-import { openReplay } from '../../server/dashboard';
+import { parseCli, type DemoControllerName } from '../../server/cli-options';
 import { runApp, type RunningApp } from '../../server/main';
 import type { RuntimeView } from '../../shared/protocol/view';
 import { LoopbackClient } from './loopback-client';
@@ -169,20 +168,35 @@ describe('loopback: runApp + sandbox + example controllers + recorder + socket c
     }
   });
 
-  it('the --record file replays at max speed to the live view at the same seq', async () => {
+  it('the --record file, served with --replay at max speed, waits for its viewer and ends at the live view', async () => {
     const live = settled as RuntimeView;
     fresh.client?.close();
     late?.close();
     await app.stop();
-    const r = await openReplay({ file: recordFile, speed: 'max' });
+    // What `controller-scope dashboard --replay FILE --replay-speed max` runs.
+    const cli = parseCli(['--replay', recordFile, '--replay-speed', 'max', '--port', '0', '--host', '127.0.0.1']);
+    if (cli.command !== 'dashboard') throw new Error(`expected the dashboard command, got ${cli.command}`);
+    const replay = await runApp({ ...cli, open: false }, (line) => log.push(line));
+    const viewer = new LoopbackClient(replay.url);
     try {
-      expect(r.recording.header.controllers.sort()).toEqual([...CONTROLLERS].sort());
-      await eventually(() => r.source.state().finished, 'the replay to finish');
-      const replayed = r.recorder.view;
+      await viewer.connect();
+      const res = await viewer.hello();
+      expect(res.type).toBe('snapshot');
+      expect(viewer.serverInfo?.mode).toBe('replay');
+      expect([...(viewer.serverInfo?.controllers ?? [])].sort()).toEqual([...CONTROLLERS].sort());
+      // Nobody had looked before this hello, so the replay was still at its start; the hello starts it.
+      expect(viewer.status?.replay).toMatchObject({ waitingForViewer: true, playing: false, seq: 0 });
+      await eventually(() => viewer.status?.replay?.finished === true, 'the replay to finish');
+      const replayed = replay.recorder.view;
       expect(replayed.lastSeq).toBe(live.lastSeq);
       expect(replayed).toEqual(live);
+      // The viewer that started it is streamed to the end and holds the same view.
+      await eventually(() => viewer.at === live.lastSeq, `the viewer at ${live.lastSeq}`);
+      expect(viewer.view).toEqual(live);
+      expect(viewer.stats.gaps).toBe(0);
     } finally {
-      r.source.close();
+      viewer.close();
+      await replay.stop();
     }
   });
 });
