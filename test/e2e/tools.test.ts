@@ -10,6 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb, findChromium, launchChromium, root, startProduct } from './support/product';
 import type { RunningProduct } from './support/product';
+import type { RuntimeView } from '../../shared/protocol/view';
 
 const shots = join(root, 'docs/screenshots');
 const chromiumPath = findChromium();
@@ -156,6 +157,8 @@ describe.skipIf(!chromiumPath)('the tools that act, in Chromium', () => {
     try {
       // Nobody is watching yet: the replay has not started (it used to finish before anyone connected).
       await new Promise((r) => setTimeout(r, 2000));
+      const unwatched = (await (await fetch(new URL('api/view', replay.url))).json()) as RuntimeView;
+      expect(unwatched.lastSeq).toBe(0);
       const { ctx, page } = await open(replay.url);
       const player = page.locator('[data-testid="replay-controls"]');
       await player.waitFor({ timeout: 60_000 });
@@ -169,6 +172,9 @@ describe.skipIf(!chromiumPath)('the tools that act, in Chromium', () => {
       const v0 = Number(await slider.inputValue());
       await expect.poll(async () => Number(await slider.inputValue()), { timeout: 20_000 }).toBeGreaterThan(v0);
       await player.getByRole('button', { name: /Pause/ }).click();
+      // The page shows the view it holds, a few batches behind the server while playing; the position to
+      // step from is where the server paused, which the page shows once it hears of the pause.
+      await player.getByRole('button', { name: '▶ Play', exact: true }).waitFor();
       const paused = await seqAt();
       await player.getByRole('button', { name: 'one event back' }).click();
       await expect.poll(seqAt).toBe(paused - 1);
