@@ -80,8 +80,11 @@ export {
   gvkOfObject,
   sameGVK,
   groupKindString,
+  partialObjectMetadata,
+  isMetadataOnly,
   type KindDescriptor,
   type GroupKind,
+  type MetadataKind,
 } from './client/gvk';
 
 // apimachinery: the object model a controller reads and writes, and pkg/api/meta's status-condition helpers
@@ -125,6 +128,7 @@ export * from './builder/controller';
 export {
   withPredicates,
   matchEveryOwner,
+  onlyMetadata,
   type ForOptions,
   type OwnsOptions,
   type WatchesOptions,

@@ -12,7 +12,7 @@ import type { Probe } from '../instrumentation/probe';
 import type { Predicate } from '../predicate/predicate';
 import type { Logger } from '../reconcile/logger';
 import type { Reconciler } from '../reconcile/reconcile';
-import { gvkId, groupKindString, toGVK, type KindDescriptor } from '../client/gvk';
+import { gvkId, groupKindString, partialObjectMetadata, toGVK, type KindDescriptor } from '../client/gvk';
 import { kindSource, type KindCache } from '../source/kind';
 import type { Source } from '../source/source';
 import type { Clock } from '../util/clock';
@@ -54,19 +54,23 @@ export class Builder {
   /** The type this controller reconciles; events for it enqueue its own request. */
   for(kind: KindDescriptor, opts: ForOptions = {}): this {
     if (this.forInput) this.forCalledTwice = true;
-    else this.forInput = { kind, opts };
+    else this.forInput = { kind: opts.onlyMetadata ? partialObjectMetadata(kind) : kind, opts };
     return this;
   }
 
   /** A type the For type owns: its events enqueue the owner (the controller reference only, by default). */
   owns(kind: KindDescriptor, opts: OwnsOptions = {}): this {
-    this.ownsInput.push({ kind, opts });
+    this.ownsInput.push({ kind: opts.onlyMetadata ? partialObjectMetadata(kind) : kind, opts });
     return this;
   }
 
   /** Any type with any handler. */
   watches(kind: KindDescriptor, handler: EventHandler, opts: WatchesOptions = {}): this {
-    this.watchesInput.push({ kind, handler, predicates: opts.predicates ?? [] });
+    this.watchesInput.push({
+      kind: opts.onlyMetadata ? partialObjectMetadata(kind) : kind,
+      handler,
+      predicates: opts.predicates ?? [],
+    });
     return this;
   }
 

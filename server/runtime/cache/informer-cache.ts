@@ -10,7 +10,7 @@ import { newListWatchForGVK } from '../client/list-watch';
 import { normalizeType } from '../client/rest-client';
 import type { DynamicRESTMapper } from '../client/rest-mapper';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
-import { gvkId, toGVK, type KindDescriptor } from '../client/gvk';
+import { gvkId, isMetadataOnly, toGVK, type KindDescriptor } from '../client/gvk';
 import { childContext, whenAborted, type ChildContext } from '../source/context';
 import { realClock, type Clock } from '../util/clock';
 import { ApiError } from '../util/errors';
@@ -24,6 +24,8 @@ export const DEFAULT_SYNC_PERIOD_MS = 10 * 60 * 60 * 1000;
 
 export interface ListerWatcherRequest {
   gvk: GroupVersionKind;
+  /** List and watch PartialObjectMetadata (the kind was asked for as partialObjectMetadata(...)). */
+  metadataOnly?: boolean;
   /** Set when this informer watches one namespace (a namespaced kind). */
   namespace?: string;
   labelSelector?: string;
@@ -97,6 +99,11 @@ interface Entry {
   unsafeDisableDeepCopy: boolean;
 }
 
+/** A kind's metadata informer is kept apart from its full one, as upstream's informer maps are. */
+export const METADATA_INFORMER_SUFFIX = '#metadata';
+const entryId = (gvk: GroupVersionKind, meta: boolean): string =>
+  meta ? `${gvkId(gvk)}${METADATA_INFORMER_SUFFIX}` : gvkId(gvk);
+
 /** fields.AndSelectors(namespaceAllSelector(...), selector): the "" informer skips the listed namespaces. */
 function allOthersSelector(namespaces: string[], selector: string | undefined): string | undefined {
   const terms = namespaces.filter((n) => n !== '').map((n) => `metadata.namespace!=${n}`);
@@ -158,7 +165,7 @@ export class InformerCache implements Reader {
     kind: KindDescriptor,
     opts: { signal?: AbortSignal; blockUntilSynced?: boolean } = {},
   ): Promise<SharedIndexInformer<KubeObject>> {
-    return (await this.entry(toGVK(kind), opts)).informer;
+    return (await this.entry(toGVK(kind), opts, isMetadataOnly(kind))).informer;
   }
 
   getInformerForKind(gvk: GroupVersionKind, opts?: { signal?: AbortSignal }): Promise<SharedIndexInformer<KubeObject>> {
@@ -167,7 +174,7 @@ export class InformerCache implements Reader {
 
   /** Stops and forgets the kind's informer. */
   removeInformer(kind: KindDescriptor): void {
-    const id = gvkId(toGVK(kind));
+    const id = entryId(toGVK(kind), isMetadataOnly(kind));
     const e = this.entries.get(id);
     if (!e) return;
     for (const p of e.parts.values()) p.ctx?.cancel();
@@ -176,7 +183,7 @@ export class InformerCache implements Reader {
 
   /** FieldIndexer.IndexField: adds "field:<field>" with per-namespace and all-namespace values. */
   async indexField(kind: KindDescriptor, field: string, extract: (obj: KubeObject) => string[]): Promise<void> {
-    const e = await this.entry(toGVK(kind), { blockUntilSynced: false });
+    const e = await this.entry(toGVK(kind), { blockUntilSynced: false }, isMetadataOnly(kind));
     e.informer.addIndexers({
       [fieldIndexName(field)]: (obj: KubeObject) => {
         const values = extract(obj);
@@ -190,7 +197,7 @@ export class InformerCache implements Reader {
 
   async get<T extends KubeObject = KubeObject>(type: ObjectType, key: ObjectKey, opts: GetOptions = {}): Promise<T> {
     const gvk = normalizeType(type, false);
-    const e = await this.readerEntry(gvk, opts.signal);
+    const e = await this.readerEntry(gvk, opts.signal, isMetadataOnly(type));
     if (!e.namespaced) return this.reader(e, this.only(e)).get<T>(undefined, key.name);
     const part = e.parts.get(key.namespace ?? '') ?? e.parts.get('');
     if (!part) {
@@ -202,7 +209,7 @@ export class InformerCache implements Reader {
   async list<T extends KubeObject = KubeObject>(type: ObjectType, opts: ClientListOptions = {}): Promise<KubeList<T>> {
     const gvk = normalizeType(type, true);
     if (opts.continue) throw new Error('continue list option is not supported by the cache');
-    const e = await this.readerEntry(gvk, opts.signal);
+    const e = await this.readerEntry(gvk, opts.signal, isMetadataOnly(type));
     if (!e.namespaced) return this.reader(e, this.only(e)).list<T>(opts);
     if (opts.namespace) {
       const part = e.parts.get(opts.namespace) ?? e.parts.get('');
@@ -246,25 +253,26 @@ export class InformerCache implements Reader {
     return new CacheReader(part.informer.getIndexer(), e.gvk, e.namespaced, e.unsafeDisableDeepCopy);
   }
 
-  private async readerEntry(gvk: GroupVersionKind, signal?: AbortSignal): Promise<Entry> {
+  private async readerEntry(gvk: GroupVersionKind, signal: AbortSignal | undefined, meta: boolean): Promise<Entry> {
     if (!this.started) throw new Error('the cache is not started, can not read objects');
-    if (this.o.readerFailOnMissingInformer && !this.entries.has(gvkId(gvk))) {
-      throw new Error(`${gvkId(gvk)} is not cached`);
+    if (this.o.readerFailOnMissingInformer && !this.entries.has(entryId(gvk, meta))) {
+      throw new Error(`${entryId(gvk, meta)} is not cached`);
     }
-    return this.entry(gvk, { signal });
+    return this.entry(gvk, { signal }, meta);
   }
 
   private async entry(
     gvk: GroupVersionKind,
     opts: { signal?: AbortSignal; blockUntilSynced?: boolean },
+    meta = false,
   ): Promise<Entry> {
     if (opts.signal?.aborted) throw new Error(`failed to get informer for ${gvkId(gvk)}: context canceled`);
-    const id = gvkId(gvk);
+    const id = entryId(gvk, meta);
     let e = this.entries.get(id);
     if (!e) {
       let p = this.pending.get(id);
       if (!p) {
-        p = this.create(gvk).finally(() => this.pending.delete(id));
+        p = this.create(gvk, meta).finally(() => this.pending.delete(id));
         this.pending.set(id, p);
       }
       e = await p;
@@ -279,7 +287,7 @@ export class InformerCache implements Reader {
     return e;
   }
 
-  private async create(gvk: GroupVersionKind): Promise<Entry> {
+  private async create(gvk: GroupVersionKind, meta: boolean): Promise<Entry> {
     const namespaced = await this.o.isNamespaced(gvk);
     const by = this.byObject.get(gvkId(gvk));
     if (!namespaced && by?.namespaces) {
@@ -295,6 +303,7 @@ export class InformerCache implements Reader {
     for (const namespace of namespaces) {
       const lw = await this.o.newListerWatcher({
         gvk,
+        ...(meta ? { metadataOnly: true } : {}),
         ...(namespace ? { namespace } : {}),
         labelSelector,
         fieldSelector: namespace ? fieldSelector : allOthersSelector(namespaces, fieldSelector),
@@ -302,7 +311,9 @@ export class InformerCache implements Reader {
       const informer = (this.o.newInformer ?? newSharedIndexInformer)({
         listerWatcher: lw,
         objectType: gvkId(gvk),
-        ...(namespaces.length > 1 ? { informerId: `${gvkId(gvk)}@${namespace || '*'}` } : {}),
+        ...(namespaces.length > 1 || meta
+          ? { informerId: `${entryId(gvk, meta)}${namespaces.length > 1 ? `@${namespace || '*'}` : ''}` }
+          : {}),
         resyncPeriodMs: Math.floor(base * (0.9 + this.random() * 0.2)),
         indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
         ...(transform ? { transform } : {}),
@@ -322,7 +333,7 @@ export class InformerCache implements Reader {
       parts,
       unsafeDisableDeepCopy: by?.unsafeDisableDeepCopy ?? this.o.unsafeDisableDeepCopy ?? false,
     };
-    this.entries.set(gvkId(gvk), e);
+    this.entries.set(entryId(gvk, meta), e);
     if (this.started) this.run(e);
     return e;
   }
@@ -367,6 +378,7 @@ export function newInformerCache(opts: NewInformerCacheOptions): InformerCache {
         namespace: req.namespace,
         labelSelector: req.labelSelector,
         fieldSelector: req.fieldSelector,
+        ...(req.metadataOnly ? { metadataOnly: true } : {}),
       }),
     isNamespaced: (gvk) => mapper.isGVKNamespaced(gvk),
   });

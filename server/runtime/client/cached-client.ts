@@ -12,7 +12,7 @@ import { ApiError, errorMessage } from '../util/errors';
 import type { Client, ClientListOptions, GetOptions, ObjectKey, ObjectType, Reader, StatusWriter } from './interfaces';
 import type { Patch } from './patch';
 import type { DeleteOptions, PatchOptions, WriteOptions } from './resource-client';
-import { gvkId } from './gvk';
+import { gvkId, isMetadataOnly } from './gvk';
 import { normalizeType } from './rest-client';
 import { isBuiltInGroup } from './scheme';
 
@@ -55,23 +55,25 @@ export class CachedClient implements Client {
   }
 
   /** shouldBypassCache: no cache, a disabled kind, or an unstructured read the cache was not asked to serve. */
-  private cacheFor(gvk: GroupVersionKind): Reader | undefined {
+  private cacheFor(gvk: GroupVersionKind, metadataOnly: boolean): Reader | undefined {
     if (!this.o.cache) return undefined;
     if (this.disabled.some((d) => sameKind(d, gvk))) return undefined;
+    // PartialObjectMetadata is a Go type in every scheme, whatever kind it stands for: served from the cache.
+    if (metadataOnly) return this.o.cache;
     if (!this.o.cacheUnstructured && !(this.o.isTyped ?? isTypedByDefault)(gvk)) return undefined;
     return this.o.cache;
   }
 
   async get<T extends KubeObject = KubeObject>(type: ObjectType, key: ObjectKey, opts?: GetOptions): Promise<T> {
     const gvk = normalizeType(type, false);
-    const cache = this.cacheFor(gvk);
+    const cache = this.cacheFor(gvk, isMetadataOnly(type));
     if (!cache) return this.o.client.get<T>(type, key, opts);
     return this.observe('get', gvk, key.namespace, key.name, () => cache.get<T>(type, key, opts));
   }
 
   async list<T extends KubeObject = KubeObject>(type: ObjectType, opts?: ClientListOptions): Promise<KubeList<T>> {
     const gvk = normalizeType(type, true);
-    const cache = this.cacheFor(gvk);
+    const cache = this.cacheFor(gvk, isMetadataOnly(type));
     if (!cache) return this.o.client.list<T>(type, opts);
     return this.observe('list', gvk, opts?.namespace, '', () => cache.list<T>(type, opts));
   }

@@ -34,6 +34,26 @@ export interface GroupKind {
 /** A type, named as a GVK, as an object names itself ({apiVersion, kind}), or as a string. */
 export type KindDescriptor = GroupVersionKind | { apiVersion: string; kind: string } | string;
 
+/**
+ * A kind read as metav1.PartialObjectMetadata (metadata only), as Go code marks it by setting the GVK on a
+ * PartialObjectMetadata: the cache keeps a separate metadata informer for it, fed by a metadata watch.
+ */
+export interface MetadataKind {
+  apiVersion: string;
+  kind: string;
+  metadataOnly: true;
+}
+
+/** The PartialObjectMetadata form of a kind (for OnlyMetadata watches and metadata-only cache reads). */
+export function partialObjectMetadata(kind: KindDescriptor): MetadataKind {
+  const gvk = toGVK(kind);
+  return { apiVersion: apiVersionOf(gvk), kind: gvk.kind, metadataOnly: true };
+}
+
+export function isMetadataOnly(kind: unknown): kind is MetadataKind {
+  return typeof kind === 'object' && kind !== null && (kind as { metadataOnly?: unknown }).metadataOnly === true;
+}
+
 /** Resolves a descriptor to a GVK; throws when a string cannot be understood. */
 export function toGVK(desc: KindDescriptor): GroupVersionKind {
   if (typeof desc !== 'string') {

@@ -29,6 +29,8 @@ export interface HttpRequest {
   body?: unknown;
   /** Default application/json when a body is sent. */
   contentType?: string;
+  /** Default application/json (e.g. a meta.k8s.io conversion such as as=PartialObjectMetadataList). */
+  accept?: string;
   signal?: AbortSignal;
 }
 
@@ -146,7 +148,7 @@ export class HttpClient {
     let res: http.IncomingMessage;
     let text: string;
     for (let attempt = 0; ; attempt++) {
-      ({ res } = await this.send(req, 'application/json'));
+      ({ res } = await this.send(req, req.accept ?? 'application/json'));
       text = await this.readBody(res, req);
       if (res.statusCode !== undefined && res.statusCode >= 200 && res.statusCode <= 299) break;
       const wait = this.retryAfter(res, attempt);
@@ -171,7 +173,7 @@ export class HttpClient {
   /** Opens a streaming GET (a watch). Resolves once a 200 arrives; rejects with ApiError otherwise. */
   async stream(req: HttpRequest): Promise<LineStream> {
     for (let attempt = 0; ; attempt++) {
-      const { res, clientReq } = await this.send(req, 'application/json');
+      const { res, clientReq } = await this.send(req, req.accept ?? 'application/json');
       if (res.statusCode === 200) {
         return new ResponseLines(res, clientReq, this.config.host, this.limits.maxWatchLineBytes, req.signal);
       }

@@ -12,7 +12,7 @@ import type {
   WatchEvent,
   WatchEventType,
 } from '../../../shared/models/object';
-import { resourcePath } from './gvk';
+import { apiVersionOf, resourcePath } from './gvk';
 import type { HttpClient, LineStream, QueryValue } from './http';
 import type { ListerWatcher, ListOptions, WatchStream } from './lister-watcher';
 import type { DynamicRESTMapper } from './rest-mapper';
@@ -27,7 +27,16 @@ export interface ListWatchFromClientOptions {
   fieldSelector?: string;
   /** Edits the options before each request (NewFilteredListWatchFromClient's optionsModifier). */
   optionsModifier?: (options: ListOptions) => void;
+  /**
+   * List and watch metav1.PartialObjectMetadata (client-go's metadata client) and name each object with this
+   * kind, as controller-runtime's metadata informers fix up the GVK. Default off.
+   */
+  metadataOnlyAs?: GroupVersionKind;
 }
+
+/** What the metadata client asks for (JSON only; kube-apiserver answers protobuf too). */
+export const PARTIAL_OBJECT_METADATA_LIST_ACCEPT = 'application/json;as=PartialObjectMetadataList;g=meta.k8s.io;v=v1';
+export const PARTIAL_OBJECT_METADATA_ACCEPT = 'application/json;as=PartialObjectMetadata;g=meta.k8s.io;v=v1';
 
 const EVENT_TYPES: ReadonlySet<string> = new Set<WatchEventType>(['ADDED', 'MODIFIED', 'DELETED', 'BOOKMARK', 'ERROR']);
 
@@ -55,8 +64,12 @@ export class ListWatch<T extends KubeObject = KubeObject> implements ListerWatch
         timeoutSeconds: o.timeoutSeconds,
       },
       signal,
+      ...(this.opts.metadataOnlyAs ? { accept: `${PARTIAL_OBJECT_METADATA_LIST_ACCEPT},application/json` } : {}),
     });
-    return withItemTypeMeta(list);
+    const as = this.opts.metadataOnlyAs;
+    if (!as) return withItemTypeMeta(list);
+    const items = (list.items ?? []).map((i) => nameAs(i, as));
+    return { ...list, apiVersion: apiVersionOf(as), kind: `${as.kind}List`, metadata: list.metadata ?? {}, items };
   }
 
   async watch(options: ListOptions, signal?: AbortSignal): Promise<WatchStream<T>> {
@@ -71,8 +84,14 @@ export class ListWatch<T extends KubeObject = KubeObject> implements ListerWatch
       allowWatchBookmarks: o.allowWatchBookmarks || undefined,
       sendInitialEvents: o.sendInitialEvents,
     };
-    const lines = await this.http.stream({ path: this.path, query, signal });
-    return new DecodingWatchStream<T>(lines);
+    const as = this.opts.metadataOnlyAs;
+    const lines = await this.http.stream({
+      path: this.path,
+      query,
+      signal,
+      ...(as ? { accept: `${PARTIAL_OBJECT_METADATA_ACCEPT},application/json` } : {}),
+    });
+    return new DecodingWatchStream<T>(lines, as);
   }
 
   private effective(options: ListOptions): ListOptions {
@@ -93,9 +112,11 @@ export function newListWatchFromClient<T extends KubeObject = KubeObject>(
   return new ListWatch<T>(opts);
 }
 
-export interface ListWatchForGVKOptions extends Omit<ListWatchFromClientOptions, 'gvr'> {
+export interface ListWatchForGVKOptions extends Omit<ListWatchFromClientOptions, 'gvr' | 'metadataOnlyAs'> {
   mapper: Pick<DynamicRESTMapper, 'restMapping'>;
   gvk: GroupVersionKind;
+  /** List and watch PartialObjectMetadata named as gvk. Default false. */
+  metadataOnly?: boolean;
 }
 
 /**
@@ -105,12 +126,13 @@ export interface ListWatchForGVKOptions extends Omit<ListWatchFromClientOptions,
 export async function newListWatchForGVK<T extends KubeObject = KubeObject>(
   opts: ListWatchForGVKOptions,
 ): Promise<ListerWatcher<T>> {
-  const { mapper, gvk, ...rest } = opts;
+  const { mapper, gvk, metadataOnly, ...rest } = opts;
   const m = await mapper.restMapping({ group: gvk.group, kind: gvk.kind }, gvk.version);
   return new ListWatch<T>({
     ...rest,
     gvr: m.resource,
     namespace: m.scope === 'namespace' ? rest.namespace : undefined,
+    ...(metadataOnly ? { metadataOnlyAs: gvk } : {}),
   });
 }
 
@@ -164,8 +186,16 @@ export function decodeWatchLine<T extends KubeObject>(line: string): WatchEvent<
   return { type: e.type as WatchEventType, object: e.object as T | KubeStatus };
 }
 
+/** newGVKFixupWatcher: a PartialObjectMetadata carries the kind it stands for. */
+function nameAs<T extends KubeObject>(obj: T, gvk: GroupVersionKind): T {
+  return { ...obj, apiVersion: apiVersionOf(gvk), kind: gvk.kind };
+}
+
 class DecodingWatchStream<T extends KubeObject> implements WatchStream<T> {
-  constructor(private readonly lines: LineStream) {}
+  constructor(
+    private readonly lines: LineStream,
+    private readonly as?: GroupVersionKind,
+  ) {}
 
   stop(): void {
     this.lines.stop();
@@ -179,7 +209,8 @@ class DecodingWatchStream<T extends KubeObject> implements WatchStream<T> {
           yield { type: 'ERROR', object: decodeErrorStatus(ev.error) };
           return;
         }
-        yield ev;
+        if (this.as && ev.type !== 'ERROR') yield { type: ev.type, object: nameAs(ev.object as T, this.as) };
+        else yield ev;
       }
     } finally {
       this.lines.stop();

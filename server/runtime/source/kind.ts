@@ -10,12 +10,16 @@ import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
 import { childContext, isDeadlineExceeded, whenAborted, type ChildContext } from './context';
 import { EventHandlerAdapter } from './event-handler';
-import { gvkId, toGVK, type KindDescriptor } from '../client/gvk';
+import { gvkId, isMetadataOnly, toGVK, type KindDescriptor, type MetadataKind } from '../client/gvk';
 import type { SourceContext, SyncingSource } from './source';
 
 /** The part of the informer cache a Kind source needs (cache.Informers). */
 export interface KindCache {
-  getInformer(gvk: GroupVersionKind, opts?: { signal?: AbortSignal }): Promise<SharedIndexInformer<KubeObject>>;
+  /** A GVK, or a partialObjectMetadata(...) kind for its metadata informer. */
+  getInformer(
+    kind: GroupVersionKind | MetadataKind,
+    opts?: { signal?: AbortSignal },
+  ): Promise<SharedIndexInformer<KubeObject>>;
   /** Waits until every informer the cache started has synced; false if the signal ended first. */
   waitForCacheSync(signal: AbortSignal): Promise<boolean>;
 }
@@ -74,7 +78,10 @@ export class Kind implements SyncingSource {
     let informer: SharedIndexInformer<KubeObject> | undefined;
     while (!informer) {
       try {
-        informer = await cache.getInformer(gvk, { signal: ctx.signal });
+        // A PartialObjectMetadata kind keeps its form, so the cache hands out its metadata informer.
+        informer = await cache.getInformer(isMetadataOnly(this.opts.kind) ? this.opts.kind : gvk, {
+          signal: ctx.signal,
+        });
       } catch (err) {
         this.lastError = err;
         if (ctx.signal.aborted) throw err;
