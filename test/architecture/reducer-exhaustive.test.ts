@@ -37,7 +37,8 @@ function errorsWith(edit?: { file: string; from: string; to: string }): string[]
     .map((d) => `${relative(ROOT, d.file?.fileName ?? '')}: ${ts.flattenDiagnosticMessageText(d.messageText, ' ')}`);
 }
 
-describe('the reducer handles every event kind (checked by the compiler)', () => {
+// Each case compiles shared/protocol afresh: seconds on a busy 2-core machine, so more than the default 5 s.
+describe('the reducer handles every event kind (checked by the compiler)', { timeout: 60_000 }, () => {
   it('type-checks as it is', () => {
     expect(errorsWith()).toEqual([]);
   });
