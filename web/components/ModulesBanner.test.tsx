@@ -15,6 +15,8 @@ const ev = (file: string, e: Omit<ModuleLifecycleEvent, 'kind' | 'file'>): Stamp
   ts: 10_000 + seq * 1_000,
 });
 
+// Synthetic: module reloads (and a failed one) need user modules edited on disk mid-run; the recording of
+// the example controllers runs no user module.
 const view = reduce(createView(), [
   ev('src/web.ts', { phase: 'loading', generation: 1 }),
   ev('src/web.ts', { phase: 'loaded', generation: 1, controllers: ['website'] }),

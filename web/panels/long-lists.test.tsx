@@ -61,6 +61,7 @@ function viewWithKeys(
     );
   }
   events.push(...extra(next));
+  // Synthetic: thousands of keys, far more than the recording holds (it is kept small on purpose).
   return reduce(createView(), events);
 }
 

@@ -6,6 +6,7 @@ import { deltaMix, fifoSeries, pendingRows, recentPops } from './delta-fifo-seri
 
 describe('delta-fifo builders', () => {
   it('lists pending keys head of the queue first, with their age', () => {
+    // Synthetic: pending deltas of chosen ages; the recorded FIFO drains within a millisecond of each delta.
     const inf: InformerView = newInformer('v1/Pod', 0);
     const ref = (name: string) => ({ gvk: 'v1/Pod', namespace: 'ns', name });
     inf.pending = {

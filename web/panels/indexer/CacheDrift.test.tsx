@@ -26,6 +26,7 @@ const report: DriftReport = {
   omitted: { missing: 0, extra: 0, stale: 9 },
 };
 
+// Synthetic: a drift report is the server's answer to a compare command, which a recording does not hold.
 function stalledInformer() {
   const inf = newInformer('v1/Pod', 0);
   inf.state = 'watching';

@@ -20,6 +20,8 @@ const add = (queue: string, key: string, cause: object) =>
   }) as unknown as StampedEvent;
 
 describe('builderExample', () => {
+  // Synthetic: one add per cause type, so which example wins is decided by the rule under test alone; in a
+  // recording every controller adds many keys and the newest example changes with each regeneration.
   const view = reduce(createView(), [
     add('pod-counter', 'demo/web-1', {
       type: 'event',

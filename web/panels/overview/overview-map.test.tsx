@@ -12,6 +12,7 @@ const T0 = Date.UTC(2026, 0, 1);
 let seq = 0;
 const at = <E extends object>(e: E) => ({ ...e, seq: ++seq, ts: T0 + seq }) as unknown as StampedEvent;
 
+// Synthetic: one informer on RealFIFO beside one on DeltaFIFO; the recorded manager uses one FIFO type for all.
 const view = reduce(createView(), [
   at({ kind: 'informer.lifecycle', informer: 'v1/Pod', phase: 'started', fifo: 'RealFIFO' }),
   at({ kind: 'informer.lifecycle', informer: 'v1/Pod', phase: 'handlerAdded', handler: 'replicaset-owner/owner' }),

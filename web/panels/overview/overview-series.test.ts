@@ -39,6 +39,7 @@ describe('buildPipeline', () => {
 
 describe('controllerSources', () => {
   it('uses For(), the informer handler list and the kinds handlers saw', () => {
+    // Synthetic: a controller that watches a kind no informer reports; the recorded manager has none such.
     const c: ControllerView = {
       ...newController('x', 0),
       forKind: 'v1/Pod',
@@ -67,6 +68,8 @@ describe('activitySeries', () => {
 
 describe('informerLane', () => {
   it('names the error that keeps a cache from syncing (e.g. 403 on missing RBAC)', () => {
+    // Synthetic: an informer that never synced for a 403 (missing RBAC); every recorded informer synced, and
+    // the sandbox's error fault, injected after start, would hit only a relist.
     const inf = { ...newInformer('v1/Secret', 0), state: 'backoff' as const };
     inf.lastError = { ts: 1, code: 403, reason: 'Forbidden', message: 'secrets is forbidden' };
     expect(informerLane(inf, 10_000)).toMatchObject({ blockingError: '403 Forbidden', tone: 'err' });

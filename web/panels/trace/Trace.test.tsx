@@ -16,6 +16,8 @@ function render(view: RuntimeView, controller: string, key: string, now = view.l
   return renderText(<Trace view={view} route={{ panel: 'trace', controller, key }} now={now} />);
 }
 
+// The recorded view is edited where a test needs a key at an exact millisecond of its backoff (a countdown,
+// a history of long-over retries): the runtime's timing cannot be pinned that precisely.
 describe('Trace panel', () => {
   it('shows a round trip inside one millisecond as "<1ms", never "0µs"', () => {
     const v = structuredClone(recordedView());

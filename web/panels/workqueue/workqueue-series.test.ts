@@ -4,6 +4,8 @@ import { newController, newKey } from '../../../shared/protocol/reduce-controlle
 import { recordedView } from '../../fixtures/recorded-view';
 import { depthSeries, keyRow, keyRows, stateCounts } from './workqueue-series';
 
+// Synthetic: keys in chosen states at chosen times (waiting with a retry due, dirty while processing); the
+// runtime passes through them in milliseconds, so a recording catches them only by chance.
 function controllerWith(keys: Partial<KeyView>[]): ControllerView {
   const c = newController('c', 0);
   for (const k of keys) c.keys[k.key as string] = { ...newKey(k.key as string, 0), ...k };
