@@ -13,6 +13,7 @@ import { renderKubeconfig } from './kubeconfig-file';
 import { generatePki } from './pki';
 import { freePort } from './ports';
 import { ManagedProcess } from './process';
+import type { ManagedProcessOptions } from './process';
 import { httpCall, pollUntilReady } from './readiness';
 
 /** Flag overrides: a string sets `--name=value`, null drops a default flag. */
@@ -94,6 +95,8 @@ export class ControlPlane {
   private tmpDir: string | undefined;
   private current: ControlPlaneInfo | undefined;
   private stopping: Promise<void> | undefined;
+  /** How the running kube-apiserver was launched, so it can be started again alone on the same etcd. */
+  private apiLaunch: { options: ManagedProcessOptions; ready: () => Promise<boolean> } | undefined;
 
   constructor(options: ControlPlaneOptions = {}) {
     this.options = options;
@@ -274,22 +277,25 @@ export class ControlPlane {
       this.options.apiServerFlags,
     );
     const etcdMs = lap();
-    this.procs.apiserver = new ManagedProcess({
+    const options: ManagedProcessOptions = {
       name: 'kube-apiserver',
       command: assets.kubeApiserver,
       args: apiArgs,
       logFile: join(tmpDir, 'kube-apiserver.log'),
       env: this.env,
-    });
+    };
+    const ready = async () => {
+      // Anonymous, verified against our CA: /readyz is open to system:public-info-viewer.
+      const r = await httpCall(`${apiServerUrl}/readyz`, { tls: { ca: tls.ca }, timeoutMs: 5_000 });
+      if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 300)}`);
+      return true;
+    };
+    this.apiLaunch = { options, ready };
+    this.procs.apiserver = new ManagedProcess(options);
     const watch = [this.procs.etcd, this.procs.apiserver];
     await pollUntilReady({
       describe: `kube-apiserver ${apiServerUrl}/readyz`,
-      probe: async () => {
-        // Anonymous, verified against our CA: /readyz is open to system:public-info-viewer.
-        const r = await httpCall(`${apiServerUrl}/readyz`, { tls: { ca: tls.ca }, timeoutMs: 5_000 });
-        if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 300)}`);
-        return true;
-      },
+      probe: ready,
       watch,
       timeoutMs: this.startTimeoutMs,
       intervalMs: 100,
@@ -309,6 +315,43 @@ export class ControlPlane {
       signal,
     });
     return { apiServerUrl, etcdUrl, phases: { etcdMs, apiServerMs, namespaceMs: lap() } };
+  }
+
+  /**
+   * Kills kube-apiserver with SIGKILL (no shutdown, in-flight requests and watches just die) and leaves
+   * etcd running; startApiServer() brings it back. For chaos tests.
+   */
+  async killApiServer(): Promise<void> {
+    if (!this.current) throw new Error('ControlPlane is not started');
+    await this.procs.apiserver?.kill();
+    this.procs.apiserver = undefined;
+  }
+
+  /**
+   * Starts kube-apiserver again with the same flags, port, certificates and etcd data, and waits for
+   * /readyz. Its pid replaces the old one in info.pids.
+   */
+  async startApiServer(signal?: AbortSignal): Promise<void> {
+    const launch = this.apiLaunch;
+    if (!this.current || !launch || !this.procs.etcd) throw new Error('ControlPlane is not started');
+    if (this.procs.apiserver) throw new Error('kube-apiserver is already running: killApiServer() first');
+    const proc = new ManagedProcess(launch.options);
+    this.procs.apiserver = proc;
+    await pollUntilReady({
+      describe: `restarted kube-apiserver /readyz`,
+      probe: launch.ready,
+      watch: [this.procs.etcd, proc],
+      timeoutMs: this.startTimeoutMs,
+      intervalMs: 100,
+      signal,
+    });
+    this.current = { ...this.current, pids: { ...this.current.pids, kubeApiserver: proc.pid } };
+  }
+
+  /** killApiServer() then startApiServer(). */
+  async restartApiServer(signal?: AbortSignal): Promise<void> {
+    await this.killApiServer();
+    await this.startApiServer(signal);
   }
 
   private logTails(): string {

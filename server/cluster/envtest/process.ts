@@ -176,6 +176,16 @@ export class ManagedProcess {
     this.stopWatchdog();
   }
 
+  /** SIGKILL to the group, no grace (a crash, as chaos tests want it); resolves when the group is gone. */
+  async kill(): Promise<void> {
+    if (this.pid <= 0) return;
+    killGroup(this.pid, 'SIGKILL');
+    while (groupAlive(this.pid)) await sleep(20);
+    await Promise.race([this.exited, sleep(2_000)]);
+    liveGroups.delete(this.pid);
+    this.stopWatchdog();
+  }
+
   private stopWatchdog(): void {
     const w = this.watchdog;
     this.watchdog = undefined;
