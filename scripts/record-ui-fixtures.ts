@@ -3,7 +3,7 @@
 // it lives through steady churn, a 410 Expired on the Pod watches, a clean close of the ConfigMap watches,
 // the flaky controller's errors and RequeueAfter and the hot loop. The recording is then cut after the last
 // relist has settled, so the file stays small (a few thousand events) but holds every situation.
-// Run: npx tsx scripts/record-ui-fixtures.ts
+// Run: npx tsx scripts/record-ui-fixtures.ts (KEEP=1 keeps the uncut recording in its temp dir, to look into).
 import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,8 @@ const OUT = join(dirname(fileURLToPath(import.meta.url)), '..', 'web', 'fixtures
 const MAX_EVENTS = 4000;
 /** Events kept after the last relist settled, so the panels show life after the faults. */
 const TAIL_EVENTS = 300;
+/** The file is committed and parsed by every panel test run: past this, shorten the script. */
+const MAX_BYTES = 1024 * 1024;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -127,7 +129,10 @@ async function main(): Promise<void> {
     const kept = events.filter((e) => e.seq <= cut);
     if (kept.length > MAX_EVENTS)
       throw new Error(`${kept.length} events until every situation was seen (limit ${MAX_EVENTS}): shorten the script`);
-    writeFileSync(OUT, `${[header, ...kept.map((e) => JSON.stringify(e))].join('\n')}\n`);
+    const text = `${[header, ...kept.map((e) => JSON.stringify(e))].join('\n')}\n`;
+    if (Buffer.byteLength(text) > MAX_BYTES)
+      throw new Error(`the recording is ${Buffer.byteLength(text)} bytes (limit ${MAX_BYTES}): shorten the script`);
+    writeFileSync(OUT, text);
     console.log(`${OUT}: ${kept.length} events, ${statSync(OUT).size} bytes`);
   } finally {
     if (!process.env.KEEP) rmSync(dir, { recursive: true, force: true });
