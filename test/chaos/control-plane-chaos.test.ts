@@ -67,7 +67,8 @@ describeEnvtest('chaos on kube-apiserver + etcd (SIGKILL and restart, compaction
   it('restarting kube-apiserver keeps its port and the etcd data', async () => {
     const name = `survives-${Date.now()}`;
     await target.direct.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name } } as KubeObject);
-    await target.restartApiServer?.();
+    await target.killApiServer?.();
+    await target.startApiServer?.();
     const got = await target.direct.get({ apiVersion: 'v1', kind: 'Namespace' }, { name });
     expect(got.metadata.name).toBe(name);
   }, 60_000);

@@ -250,7 +250,16 @@ export async function chaosRun(opts: RunOptions): Promise<RunResult> {
   try {
     await waitSynced(mgr);
     const steps = opts.steps ?? 30;
-    let restartsLeft = opts.restarts && target.restartApiServer ? 1 : 0;
+    let restartsLeft = opts.restarts && target.killApiServer ? 1 : 0;
+    // While it is down the runtime's requests fail and the churn's writes fail too (counted, not changes).
+    const restart = async (i: number) => {
+      faults['apiserver-kill']++;
+      await target.killApiServer?.();
+      await sleep(Math.floor(rnd() * 400));
+      if (await churn(target, ns, rnd, i)) writes++;
+      else failedWrites++;
+      await target.startApiServer?.();
+    };
     for (let i = 0; i < steps; i++) {
       const r = rnd();
       if (r < 0.6) {
@@ -277,15 +286,13 @@ export async function chaosRun(opts: RunOptions): Promise<RunResult> {
         faults.compact++;
       } else {
         restartsLeft--;
-        faults['apiserver-kill']++;
-        await target.restartApiServer?.();
+        await restart(i);
       }
       await sleep(Math.floor(rnd() * 30));
     }
     // Every run on a target that can restart takes at least one, so "N runs with SIGKILL" means N.
     if (restartsLeft > 0) {
-      faults['apiserver-kill']++;
-      await target.restartApiServer?.();
+      await restart(steps);
       for (let i = 0; i < 3; i++) if (await churn(target, ns, rnd, steps + i)) writes++;
     }
     proxy.clear();

@@ -23,8 +23,10 @@ export interface ChaosTarget {
   readonly direct: Client;
   /** Compacts storage to its current revision; resolves to the compacted revision. */
   compact(): Promise<number>;
-  /** SIGKILL kube-apiserver and start it again on the same etcd data (absent on the sandbox). */
-  restartApiServer?: () => Promise<void>;
+  /** SIGKILL kube-apiserver, leaving etcd running (absent on the sandbox). */
+  killApiServer?: () => Promise<void>;
+  /** Start the killed kube-apiserver again on the same port and etcd data; resolves once it is ready. */
+  startApiServer?: () => Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -100,7 +102,8 @@ export async function startEnvtestTarget(opts: { compactionIntervalS?: number } 
     },
     direct: directClient(info.kubeconfigPath),
     compact: () => compactEtcd(info.etcdUrl),
-    restartApiServer: () => plane.restartApiServer(),
+    killApiServer: () => plane.killApiServer(),
+    startApiServer: () => plane.startApiServer(),
     async stop() {
       await plane.stop();
       rmSync(dir, { recursive: true, force: true });
