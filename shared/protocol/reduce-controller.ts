@@ -6,9 +6,10 @@ import type { WorkqueueEvent } from './events-workqueue';
 import type { Draft } from './reduce-draft';
 import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './reduce-hotloop';
 import { unhandled } from './reduce-exhaustive';
+import { moduleLifecycle } from './reduce-module';
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
-import type { BackoffStep, ControllerSeriesPoint, ControllerView, KeyView, ModuleView, ReconcileRecord } from './view';
+import type { BackoffStep, ControllerSeriesPoint, ControllerView, KeyView, ReconcileRecord } from './view';
 import { countIn, dict, lookup } from './records';
 import { emptyHistogram } from './view';
 
@@ -469,43 +470,4 @@ function observe(d: Draft, c: ControllerView, seconds: number): void {
   counts[i] = (counts[i] ?? 0) + 1;
   h.sum += seconds;
   h.count++;
-}
-
-function moduleLifecycle(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 'module.lifecycle' }>>): void {
-  const modules = [...d.view.modules];
-  const i = modules.findIndex((m) => m.file === ev.file);
-  const prev = i >= 0 ? modules[i] : undefined;
-  const reloading = ev.phase === 'loading' && ev.generation > 1 && prev?.generation !== ev.generation;
-  const reloads = prev?.reloads ?? [];
-  let running = prev?.running;
-  if (ev.phase === 'loaded') running = ev.generation;
-  else if (ev.phase === 'stopped' && running === ev.generation) running = undefined;
-  // A stop closes the generation that ran; the module's newest state (loading, failed) stays on show.
-  const shown = ev.phase === 'stopped' && prev && prev.generation > ev.generation ? prev : undefined;
-  const next: ModuleView = shown
-    ? { ...shown, ...(running !== undefined ? { running } : {}) }
-    : {
-        file: ev.file,
-        phase: ev.phase,
-        generation: ev.generation,
-        since: ev.ts,
-        seq: ev.seq,
-        controllers: ev.controllers ?? (ev.phase === 'failed' ? [] : (prev?.controllers ?? [])),
-        reloads: reloading ? [...reloads, { seq: ev.seq, ts: ev.ts, generation: ev.generation }] : reloads,
-        ...(running !== undefined ? { running } : {}),
-        ...(ev.error ? { error: ev.error } : {}),
-      };
-  if (shown && running === undefined) delete next.running;
-  if (i >= 0) modules[i] = next;
-  else modules.push(next);
-  d.view.modules = modules;
-  if (ev.phase === 'failed' && ev.error) {
-    const at = ev.error.at ? ` (${ev.error.at.file}:${ev.error.at.line})` : '';
-    notable(d, ev, 'error', `${ev.file}: ${ev.error.message}${at}`);
-  } else if (reloading) {
-    notable(d, ev, 'info', `${ev.file}: reloading after a change (generation ${ev.generation})`);
-  } else if (ev.phase === 'loaded') {
-    const names = next.controllers.join(', ') || 'no controllers';
-    notable(d, ev, 'info', `${ev.file}: loaded (${names})`);
-  }
 }

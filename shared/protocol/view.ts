@@ -7,11 +7,12 @@ import type { ControllerName, InformerId, MetaNamespaceKey, ObjectRef } from './
 import type { DeltaType, ReflectorState } from './events-cache';
 import type { ReflectorTransitionId } from './reflector-machine';
 import type { CauseType, EnqueueCause, QueueDepth } from './events-workqueue';
-import type { ModuleError, ReconcileOutcome } from './events-controller';
+import type { ReconcileOutcome } from './events-controller';
 import type { StampedEvent } from './events';
 import { PROTOCOL_VERSION } from './version';
 import { RECONCILE_TIME_BUCKETS } from '../models/reconcile-time-buckets';
 import { dict } from './records';
+import type { ModuleView } from './view-modules';
 
 /** Bounds that keep a view small however long the process runs. Carried in the view so both sides agree. */
 export interface ViewLimits {
@@ -425,27 +426,7 @@ export interface LeaderView {
   since: number;
 }
 
-/** A user's controller module under `controller-scope run`, newest state first-class, history in notable. */
-export interface ModuleView {
-  file: string;
-  phase: 'loading' | 'loaded' | 'failed' | 'stopped';
-  generation: number;
-  since: number;
-  /** seq of the event that put it in this phase: a marker for "before / after my fix". */
-  seq: number;
-  controllers: string[];
-  error?: ModuleError;
-  /** The generation running now, if any: after a failed reload the previous one keeps running. */
-  running?: number;
-  /** Where each reload (generation > 1) began, oldest first: the "before / after my fix" markers. */
-  reloads: ModuleReload[];
-}
-
-export interface ModuleReload {
-  seq: number;
-  ts: number;
-  generation: number;
-}
+export type { ModuleReload, ModuleView } from './view-modules';
 
 export interface RuntimeView {
   protocolVersion: number;
