@@ -2,17 +2,7 @@
 // bytes: Pods of 3–8 KB (labels, annotations, an owner reference, two containers with env and resources,
 // status with conditions and container statuses, managedFields) and a custom resource of similar weight.
 
-/** mulberry32: a small seeded PRNG, so the same seed gives the same objects on every run and in every peer. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../shared/prng';
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 // npm run chaos -- --runs N --seed S [--target sandbox|envtest] [--steps K]
 // Runs N seeded chaos runs (seeds S, S+1, …) against one server and prints, per run and in total, the faults
 // injected and any divergence, with the seed that replays a failing run. Exit code 1 on any divergence.
-import { chaosRun, installWidgetCrd, prng } from '../test/chaos/support/chaos-run';
+import { prng } from '../shared/prng';
+import { chaosRun, installWidgetCrd } from '../test/chaos/support/chaos-run';
 import type { Fault, RunResult } from '../test/chaos/support/chaos-run';
 import { startEnvtestTarget, startSandboxTarget } from '../test/chaos/support/chaos-targets';
 import type { TargetName } from '../test/chaos/support/chaos-targets';

@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ControlPlane, httpCall } from '../server/cluster/envtest';
+import type { GeneratedResource } from '../server/cluster/sandbox/builtins';
 
 interface ApiResource {
   name: string;
@@ -24,16 +25,7 @@ interface GroupVersion {
   group: string;
   version: string;
   preferred: boolean;
-  resources: {
-    resource: string;
-    singular: string;
-    kind: string;
-    namespaced: boolean;
-    verbs: string[];
-    shortNames?: string[];
-    categories?: string[];
-    subresources?: { name: string; kind: string; group?: string; version?: string; verbs: string[] }[];
-  }[];
+  resources: GeneratedResource[];
 }
 
 const plane = new ControlPlane();

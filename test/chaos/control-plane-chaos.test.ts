@@ -6,7 +6,8 @@ import type { ClientListOptions, ObjectType } from '../../server/runtime';
 import { describeEnvtest } from '../../server/cluster/envtest/testing';
 import type { ChaosTarget } from './support/chaos-targets';
 import { startEnvtestTarget, startSandboxTarget } from './support/chaos-targets';
-import { chaosRun, installWidgetCrd, prng } from './support/chaos-run';
+import { prng } from '../../shared/prng';
+import { chaosRun, installWidgetCrd } from './support/chaos-run';
 import type { RunResult } from './support/chaos-run';
 
 const faultsOf = (r: RunResult) => Object.values(r.faults).reduce((a, b) => a + b, 0);

@@ -23,6 +23,7 @@ import { isReflectorTransition, transitionId } from '../../shared/protocol/refle
 import { createView } from '../../shared/protocol/view';
 import { diagramEdges } from '../../web/panels/reflector/state-diagram-model';
 import type { WatchTarget } from '../../server/cluster/sandbox/faults';
+import { prng } from '../../shared/prng';
 
 /**
  * Under every fault the sandbox injects, the reflector changes state only along edges of the shared table,
@@ -99,18 +100,6 @@ const ROUNDS = 3;
 const scriptArb = fc
   .array(stepArb, { minLength: 40, maxLength: 60 })
   .filter((script) => FAULT_OPS.every((op) => script.some((x) => x.op === op)));
-
-/** mulberry32: the sandbox's dice, seeded so a failing run can be replayed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 

@@ -4,7 +4,7 @@
 import { createConnection, createServer } from 'node:net';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { prng } from './support/chaos-run';
+import { prng } from '../../shared/prng';
 import { TcpFaultProxy } from './support/tcp-proxy';
 
 const servers: Server[] = [];

@@ -13,7 +13,8 @@ import { validateConfigData, validateWorkloadSelector } from './builtin-validati
 import type { Clock } from '../../runtime';
 import { STANDARD_VERBS, type ResourceType, type SubresourceInfo } from './resources';
 
-interface GeneratedResource {
+/** One resource of resources.generated.json, as scripts/gen-sandbox-resources.ts records it. */
+export interface GeneratedResource {
   resource: string;
   singular: string;
   kind: string;

@@ -17,6 +17,7 @@ import type { Client, Controller, Manager } from '../../../server/runtime';
 import { getConfig } from '../../../server/runtime';
 import type { ChaosTarget } from './chaos-targets';
 import { TcpFaultProxy } from './tcp-proxy';
+import { prng } from '../../../shared/prng';
 
 export interface Kind {
   apiVersion: string;
@@ -41,18 +42,6 @@ export interface RunResult {
   failedWrites: number;
   divergences: string[];
   ms: number;
-}
-
-/** mulberry32, so a run is fixed by its seed. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function pick<T>(xs: readonly T[], rnd: () => number): T {

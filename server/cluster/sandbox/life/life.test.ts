@@ -5,6 +5,7 @@ import { SandboxServer } from '../server';
 import { NodeSimulator } from './node-simulator';
 import { WorkloadGenerator } from './workload-generator';
 import { storeTarget } from './workload-target';
+import { prng } from '../../../../shared/prng';
 
 const POD = { apiVersion: 'v1', kind: 'Pod' } as const;
 
@@ -77,7 +78,7 @@ describe('NodeSimulator', () => {
 describe('WorkloadGenerator', () => {
   it('seeds the demo namespace and churns at the steady rate', async () => {
     const { clock, store } = setup();
-    const gen = new WorkloadGenerator({ target: storeTarget(store), clock, rate: 4, random: mulberry(7) });
+    const gen = new WorkloadGenerator({ target: storeTarget(store), clock, rate: 4, random: prng(7) });
     await gen.start();
     stops.push(() => gen.stop());
     expect(store.list({ apiVersion: 'apps/v1', kind: 'Deployment' }, { namespace: 'demo' })).toHaveLength(2);
@@ -109,7 +110,7 @@ describe('WorkloadGenerator', () => {
       clock,
       rate: 2,
       profile: 'bursty',
-      random: mulberry(3),
+      random: prng(3),
     });
     await gen.start();
     stops.push(() => gen.stop());
@@ -119,14 +120,3 @@ describe('WorkloadGenerator', () => {
     expect(ops).toBeLessThanOrEqual(40);
   });
 });
-
-/** A small seeded generator so churn tests are repeatable. */
-function mulberry(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
