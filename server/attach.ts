@@ -3,16 +3,10 @@
 // one more source of protocol events, in a lane of its own when there are several.
 import { BridgeConnection, KeyMirror, remoteRequeuer, remoteSteppers } from './dashboard/attach';
 import { Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
+import type { AttachCliOptions } from './cli-options';
 
-export interface AttachOptions {
-  addresses: string[];
-  /** The bridges' token (CONTROLLER_SCOPE_TOKEN), when they have one. */
-  bridgeToken?: string;
-  port: number;
-  host: string;
-  authToken?: string;
-  record?: string;
-}
+/** What `attach` needs of its parsed flags (cli-options.ts documents each). */
+export type AttachOptions = Omit<AttachCliOptions, 'command' | 'open'>;
 
 export interface RunningAttach {
   url: string;

@@ -44,6 +44,7 @@ export interface AttachCliOptions {
   command: 'attach';
   /** host:port of each process's bridge (Go module). */
   addresses: string[];
+  /** The bridges' token (CONTROLLER_SCOPE_TOKEN), when they have one. */
   bridgeToken?: string;
   port: number;
   host: string;
