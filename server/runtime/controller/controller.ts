@@ -10,7 +10,14 @@ import { controllerMetrics, initControllerMetrics, type ControllerMetrics } from
 import { registry as defaultRegistry } from '../metrics/registry';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
 import { runInReconcileScope } from '../reconcile/reconcile-scope';
-import { requestFromKey, requestKey, type Reconciler, type Request, type Result } from '../reconcile/reconcile';
+import {
+  requestFromKey,
+  requestKey,
+  type ReconcileContext,
+  type Reconciler,
+  type Request,
+  type Result,
+} from '../reconcile/reconcile';
 import { childContext, isDeadlineExceeded, whenAborted } from '../source/context';
 import { isSyncingSource, type Source, type SourceContext } from '../source/source';
 import { realClock, type Clock } from '../util/clock';
@@ -18,6 +25,7 @@ import { errorMessage } from '../util/errors';
 import { defaultNewQueue } from './default-queue';
 import { DEFAULT_CACHE_SYNC_TIMEOUT_MS, type ControllerOptions, type ControllerQueue, type NewQueue } from './options';
 import { handleResult, readResult } from './result-handling';
+import { ReconcileSignals } from './reconcile-signal';
 import { Stepper } from './stepper';
 import type { TypedRateLimiter } from '../workqueue/interfaces';
 import { runtimeDefaults } from '../upstream';
@@ -65,6 +73,7 @@ export class Controller {
   private active = 0;
   private readonly enableWarmup: boolean;
   private sourcesOnce?: Promise<ControllerQueue>;
+  private readonly reconcileSignals: ReconcileSignals;
 
   constructor(opts: ControllerOptions) {
     if (!opts?.reconciler) throw new Error('must specify Reconciler');
@@ -90,6 +99,7 @@ export class Controller {
     this.reconciliationTimeoutMs = opts.reconciliationTimeoutMs ?? 0;
     this.abortGraceMs = opts.abortGraceMs ?? 5000;
     this.clock = opts.clock ?? realClock;
+    this.reconcileSignals = new ReconcileSignals(this.clock);
     this.probe = opts.probe ?? NOOP_PROBE;
     this.metrics = controllerMetrics(this.registry);
     this.log = (opts.log ?? NULL_LOGGER).withValues({ controller: opts.name });
@@ -359,7 +369,6 @@ export class Controller {
     panicked: boolean;
     timedOut: boolean;
   }> {
-    const ctx = childContext(this.signal, this.clock, this.reconciliationTimeoutMs);
     const reconcileID = randomUUID();
     const log = this.log.withValues({
       object: requestKey(req),
@@ -367,66 +376,68 @@ export class Controller {
       name: req.name,
       reconcileID,
     });
-    const unwatch = this.watchAbort(ctx.signal, req, worker, log);
+    let grace: { cancel(): void } | undefined;
+    // The parent may be aborted already, in which case this runs inside open().
+    const ctx = this.reconcileSignals.open(this.signal, this.reconciliationTimeoutMs, (aborted) => {
+      grace = this.watchGrace(this.timedOut(aborted) ? 'timeout' : 'shutdown', req, worker, log);
+    });
+    const controller = this.name;
+    const rctx: ReconcileContext = {
+      get signal() {
+        return ctx.signal;
+      },
+      log,
+      reconcileID,
+      controller,
+    };
     try {
-      const returned: unknown = await runInReconcileScope(
-        { controller: this.name, key: requestKey(req), reconcileID },
-        () => this.reconciler.reconcile({ signal: ctx.signal, log, reconcileID, controller: this.name }, req),
+      const returned: unknown = await runInReconcileScope({ controller, key: requestKey(req), reconcileID }, () =>
+        this.reconciler.reconcile(rctx, req),
       );
       const result = readResult(returned);
-      const timedOut = this.timedOut(ctx.signal);
+      const timedOut = this.timedOut(ctx);
       if (result instanceof Error) return { result: undefined, err: result, hasErr: true, panicked: false, timedOut };
       return { result, err: undefined, hasErr: false, panicked: false, timedOut };
     } catch (thrown) {
-      const timedOut = this.timedOut(ctx.signal);
+      const timedOut = this.timedOut(ctx);
       if (!isPanic(thrown)) return { result: undefined, err: thrown, hasErr: true, panicked: false, timedOut };
       this.metrics.reconcilePanics.inc({ controller: this.name });
       if (!this.recoverPanic) throw thrown;
       const err = new Error(`panic: ${errorMessage(thrown)} [recovered]`, { cause: thrown });
       return { result: undefined, err, hasErr: true, panicked: true, timedOut };
     } finally {
-      unwatch();
+      grace?.cancel();
       ctx.cancel();
     }
   }
 
   /**
-   * Once the reconcile's signal aborts, gives it abortGraceMs to return; past that it is reported, since it
-   * holds a worker (and a shutdown) for as long as it ignores the signal. Returns the cleanup.
+   * Once the reconcile's context aborts, gives it abortGraceMs to return; past that it is reported, since it
+   * holds a worker (and a shutdown) for as long as it ignores the signal. Returns the timer to cancel.
    */
-  private watchAbort(signal: AbortSignal, req: Request, worker: number, log: Logger): () => void {
-    let grace: { cancel(): void } | undefined;
-    const onAbort = (): void => {
-      const abortedAt = this.clock.now();
-      const reason = this.timedOut(signal) ? 'timeout' : 'shutdown';
-      grace = this.clock.setTimer(() => {
-        const sinceAbortMs = this.clock.now() - abortedAt;
-        log.error(new Error('reconcile ignores its abort signal'), 'Reconciler still running after abort', {
+  private watchGrace(reason: 'timeout' | 'shutdown', req: Request, worker: number, log: Logger): { cancel(): void } {
+    const abortedAt = this.clock.now();
+    return this.clock.setTimer(() => {
+      const sinceAbortMs = this.clock.now() - abortedAt;
+      log.error(new Error('reconcile ignores its abort signal'), 'Reconciler still running after abort', {
+        reason,
+        sinceAbortMs,
+      });
+      if (this.probe.enabled) {
+        this.probe.emit({
+          kind: 'reconcile.stuck',
+          controller: this.name,
+          key: requestKey(req),
+          worker,
           reason,
           sinceAbortMs,
         });
-        if (this.probe.enabled) {
-          this.probe.emit({
-            kind: 'reconcile.stuck',
-            controller: this.name,
-            key: requestKey(req),
-            worker,
-            reason,
-            sinceAbortMs,
-          });
-        }
-      }, this.abortGraceMs);
-    };
-    if (signal.aborted) onAbort();
-    else signal.addEventListener('abort', onAbort, { once: true });
-    return () => {
-      signal.removeEventListener('abort', onAbort);
-      grace?.cancel();
-    };
+      }
+    }, this.abortGraceMs);
   }
 
-  private timedOut(signal: AbortSignal): boolean {
-    return this.reconciliationTimeoutMs > 0 && signal.aborted && isDeadlineExceeded(signal.reason);
+  private timedOut(ctx: { aborted: boolean; reason: unknown }): boolean {
+    return this.reconciliationTimeoutMs > 0 && ctx.aborted && isDeadlineExceeded(ctx.reason);
   }
 
   private lifecycle(phase: ControllerLifecycleEvent['phase'], extra: Partial<ControllerLifecycleEvent> = {}): void {
