@@ -5,7 +5,8 @@
 //   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
 //   --no-browser  skip the dashboard's frame rate in Chromium under the storm workload
 //   --no-ingest   skip ingest from bytes (realistic Pods over HTTP, each peer in its own process)
-//   --only LIST   run only these parts, comma-separated: ingest, latency, probe (e.g. --only ingest,latency)
+//   --only LIST   run only these parts, comma-separated: inproc (workqueue, rate-limited queue, informer and
+//                 their client-go peers), ingest, latency, probe (e.g. --only inproc or --only ingest,latency)
 // Figures are also written to bench/results/latest.json.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
@@ -15,13 +16,14 @@ import { benchGoBridge } from './go-bridge';
 import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
+import { inProcessTargets } from './inproc-targets';
 import { benchIngest, INGEST_FULL, INGEST_QUICK, ingestTables, type IngestShapeResult } from './ingest';
 import { benchProbeCost } from './probe-cost';
 import { benchReconcileLatency, latencyLines, type LatencyRow } from './reconcile-latency';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
 import { benchWatchDelivery } from './watch-delivery';
 import { FULL, QUICK } from './shapes';
-import { oursOnly, sideBySide } from './table';
+import { inProcessTargetTable, oursOnly, sideBySide } from './table';
 import { benchQueue, benchRateLimited } from './workqueue';
 
 const argv = process.argv.slice(2);
@@ -30,13 +32,13 @@ const onlyArg = argv[argv.indexOf('--only') + 1];
 const onlyParts = argv.includes('--only') && onlyArg ? new Set(onlyArg.split(',')) : undefined;
 const part = (name: string): boolean => !onlyParts || onlyParts.has(name);
 const quick = args.has('--quick');
-const withGo = !args.has('--no-go') && part('ingest');
+const withGo = !args.has('--no-go') && (part('ingest') || part('inproc'));
 const withSandbox = !args.has('--no-sandbox') && !onlyParts;
 const withBrowser = !args.has('--no-browser') && !onlyParts;
 const withIngest = !args.has('--no-ingest') && part('ingest');
 const withLatency = !args.has('--no-sandbox') && part('latency');
 const withProbe = part('probe');
-const inProcess = !onlyParts;
+const inProcess = part('inproc');
 const ingestShape = quick ? INGEST_QUICK : INGEST_FULL;
 const shape = quick ? QUICK : FULL;
 
@@ -183,6 +185,7 @@ async function main(): Promise<void> {
     }
   }
 
+  const targets = inProcess ? inProcessTargets(shape, ours, peers, peersOneCore) : [];
   const paired = new Set(peers.map((p) => p.bench));
   onlyOurs.unshift(...ours.filter((o) => !paired.has(o.bench)));
 
@@ -200,6 +203,14 @@ async function main(): Promise<void> {
     ...(peers.length
       ? ['Ours vs client-go (same workload, same shape):', '', sideBySide(ours, peers, peersOneCore), '']
       : []),
+    ...(inProcess
+      ? [
+          "In-process targets (ours ops/s over the peer's, above 1 = we are faster):",
+          '',
+          inProcessTargetTable(targets),
+          '',
+        ]
+      : []),
     ...(onlyOurs.length ? ['Ours only:', '', oursOnly(onlyOurs)] : []),
     ...(latency.length ? ['', ...latencyLines(latency)] : []),
     ...(delivery.length ? ['', ...delivery] : []),
@@ -216,7 +227,7 @@ async function main(): Promise<void> {
     quick,
     machine: { cores: availableParallelism(), cpu: c[0]?.model.trim(), node: process.version },
     ingest: { shape: ingestShape, shapes: ingest },
-    inProcess: { ours, clientGo: peers, clientGoOneCore: peersOneCore, oursOnly: onlyOurs },
+    inProcess: { ours, clientGo: peers, clientGoOneCore: peersOneCore, oursOnly: onlyOurs, targets },
     reconcileLatency: latency,
     watchDelivery: delivery,
     browser,

@@ -1,6 +1,7 @@
 // Renders figures as plain-text tables: ours beside client-go where a Go peer ran the same workload, and
 // our-only figures (the probe-cost matrix) below.
 import type { Figure } from './harness';
+import type { InProcessTarget } from './inproc-targets';
 
 const ops = (n: number): string =>
   n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0);
@@ -80,5 +81,20 @@ export function oursOnly(figures: Figure[]): string {
       f.note ?? '',
     ]),
     new Set([1, 2, 3, 4, 5]),
+  );
+}
+
+/** The in-process targets as a table: measured throughput ratio, the goal, met / not met, and the CPU ratio. */
+export function inProcessTargetTable(targets: readonly InProcessTarget[]): string {
+  return render(
+    ['target', 'measured', 'goal', 'verdict', 'go/ours CPU'],
+    targets.map((t) => [
+      t.what,
+      t.value === undefined ? '–' : `${t.value.toFixed(2)}×`,
+      t.goal,
+      t.met === undefined ? 'not measured' : t.met ? 'met' : 'NOT MET',
+      t.cpuRatio === undefined ? '–' : `${t.cpuRatio.toFixed(2)}×`,
+    ]),
+    new Set([1, 4]),
   );
 }
