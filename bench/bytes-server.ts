@@ -1,14 +1,20 @@
 // A Kubernetes-shaped HTTP server that only replays bytes held in memory: a LIST of N realistic Pods, then a
 // watch stream of M MODIFIED events (or, for a WatchList request, N ADDED events, the initial-events-end
 // bookmark and the M events). Run as its own process, so serving costs the measured client nothing:
-//   tsx bench/bytes-server.ts N M [--no-managed-fields]   → prints "listening http://127.0.0.1:PORT"
+//   tsx bench/bytes-server.ts N M [--no-managed-fields] [--go BIN]   → prints "listening http://127.0.0.1:PORT"
+// With --go (the Go peer's binary) it also holds the same objects as Kubernetes protobuf and serves them to a
+// client whose Accept asks for application/vnd.kubernetes.protobuf.
 import { createServer, type ServerResponse } from 'node:http';
+import { PROTOBUF, PROTOBUF_WATCH, toProtobuf, type ProtobufBytes } from './bytes-protobuf';
 import { realisticPod } from './realistic-objects';
 
 const [nArg, mArg] = process.argv.slice(2);
 const N = Number(nArg);
 const M = Number(mArg);
 const withManagedFields = !process.argv.includes('--no-managed-fields');
+const goAt = process.argv.indexOf('--go');
+const goBin = goAt > 0 ? process.argv[goAt + 1] : undefined;
+const CHUNK_BYTES = 64 * 1024;
 
 const pods = Array.from({ length: N }, (_, i) => realisticPod(i, i + 1, withManagedFields));
 const list = Buffer.from(
@@ -21,7 +27,7 @@ function chunks(lines: Iterable<string>): Buffer[] {
   let buf = '';
   for (const l of lines) {
     buf += l;
-    if (buf.length > 64 * 1024) {
+    if (buf.length > CHUNK_BYTES) {
       out.push(Buffer.from(buf));
       buf = '';
     }
@@ -39,17 +45,33 @@ function* updates(): Iterable<string> {
     yield line('MODIFIED', pod);
   }
 }
-const watchUpdates = chunks(updates());
-const initialEvents = chunks(
-  (function* () {
-    for (const p of pods) yield line('ADDED', p);
-    yield line('BOOKMARK', {
-      apiVersion: 'v1',
-      kind: 'Pod',
-      metadata: { resourceVersion: String(N), annotations: { 'k8s.io/initial-events-end': 'true' } },
-    });
-  })(),
-);
+const watchLines = [...updates()];
+const initialLines = [
+  ...pods.map((p) => line('ADDED', p)),
+  line('BOOKMARK', {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { resourceVersion: String(N), annotations: { 'k8s.io/initial-events-end': 'true' } },
+  }),
+];
+const watchUpdates = chunks(watchLines);
+const initialEvents = chunks(initialLines);
+function protobufForm(): ProtobufBytes | undefined {
+  if (!goBin) return undefined;
+  try {
+    return toProtobuf(
+      goBin,
+      { list, initialLines: initialLines.join(''), watchLines: watchLines.join('') },
+      CHUNK_BYTES,
+    );
+  } catch (err) {
+    // The JSON peers still run; the runner reports this line and leaves the protobuf row out.
+    const detail = (err instanceof Error ? err.message : String(err)).split('\n').filter(Boolean).slice(-1)[0];
+    process.stdout.write(`protobuf unavailable: ${detail}\n`);
+    return undefined;
+  }
+}
+const protobuf = protobufForm();
 
 async function send(res: ServerResponse, parts: readonly Buffer[]): Promise<void> {
   for (const p of parts) {
@@ -64,19 +86,27 @@ const server = createServer((req, res) => {
     res.writeHead(404, { 'content-type': 'application/json' }).end('{"kind":"Status","code":404}');
     return;
   }
+  // As kube-apiserver: protobuf when the client lists it in Accept (client-go puts JSON after it as a fallback).
+  const pb = protobuf && (req.headers.accept ?? '').includes(PROTOBUF) ? protobuf : undefined;
   if (url.searchParams.get('watch') !== 'true' && url.searchParams.get('watch') !== '1') {
-    res.writeHead(200, { 'content-type': 'application/json' }).end(list);
+    res.writeHead(200, { 'content-type': pb ? PROTOBUF : 'application/json' }).end(pb ? pb.list : list);
     return;
   }
-  res.writeHead(200, { 'content-type': 'application/json', 'transfer-encoding': 'chunked' });
+  res.writeHead(200, { 'content-type': pb ? PROTOBUF_WATCH : 'application/json', 'transfer-encoding': 'chunked' });
   const initial = url.searchParams.get('sendInitialEvents') === 'true';
   const from = Number(url.searchParams.get('resourceVersion') ?? '0');
+  const held = pb ?? { initialEvents, watchUpdates };
   // A reconnect after the stream: nothing new, held open like an idle watch.
-  const parts = initial ? [...initialEvents, ...watchUpdates] : from === N ? watchUpdates : [];
+  const parts = initial ? [...held.initialEvents, ...held.watchUpdates] : from === N ? held.watchUpdates : [];
+  if (process.env['BYTES_SERVER_LOG']) {
+    process.stderr.write(`${pb ? 'protobuf' : 'json'} ${initial ? 'watchlist' : 'watch'} rv=${from}\n`);
+  }
   void send(res, parts);
 });
 server.listen(0, '127.0.0.1', () => {
   const a = server.address();
-  if (a && typeof a === 'object') process.stdout.write(`listening http://127.0.0.1:${a.port}\n`);
+  if (!a || typeof a !== 'object') return;
+  if (protobuf) process.stdout.write(`protobuf ${protobuf.list.length} bytes of PodList\n`);
+  process.stdout.write(`listening http://127.0.0.1:${a.port}\n`);
 });
 process.on('SIGTERM', () => process.exit(0));

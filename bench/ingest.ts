@@ -1,5 +1,6 @@
 // Ingest from bytes: for each shape (Pods with and without managedFields) one bytes-server process serves the
-// same LIST / watch / WatchList bytes to every peer, and each peer measures in a fresh process of its own
+// same LIST / watch / WatchList bytes to every peer (and, when the Go peer is built, the same objects as
+// Kubernetes protobuf to client-go asking for it), and each peer measures in a fresh process of its own
 // (bench/ingest-peer.ts; the Go peer's `-only ingest`). Repetitions are interleaved across peers so a burst of
 // load on a shared machine does not land on one peer only; each figure is the median.
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
@@ -24,18 +25,25 @@ export interface IngestShapeResult {
   managedFields: boolean;
   jsonBytesPerObject: number;
   jsonBytesPerObjectNoManagedFields: number;
+  /** Mean bytes of one Pod inside the protobuf PodList, when the protobuf peer ran. */
+  protobufBytesPerObject?: number;
   peers: IngestResult[];
   targets: Target[];
 }
 
 interface BytesServer {
   url: string;
+  /** Why the server holds no protobuf form, when it was asked to and could not. */
+  protobufUnavailable?: string;
+  /** Bytes of the PodList in protobuf, when the server holds that form. */
+  protobufListBytes?: number;
   stop(): void;
 }
 
-function startBytesServer(s: IngestShape, managedFields: boolean): Promise<BytesServer> {
+function startBytesServer(s: IngestShape, managedFields: boolean, goBin: string | undefined): Promise<BytesServer> {
   const args = ['--import', 'tsx', 'bench/bytes-server.ts', String(s.pods), String(s.events)];
   if (!managedFields) args.push('--no-managed-fields');
+  if (goBin) args.push('--go', goBin);
   const child: ChildProcess = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
@@ -43,7 +51,15 @@ function startBytesServer(s: IngestShape, managedFields: boolean): Promise<Bytes
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
       const m = /listening (http:\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, stop: () => void child.kill('SIGTERM') });
+      if (!m) return;
+      const unavailable = /protobuf unavailable: (.*)/.exec(out)?.[1];
+      const pbBytes = /protobuf (\d+) bytes/.exec(out)?.[1];
+      resolve({
+        url: m[1]!,
+        ...(unavailable ? { protobufUnavailable: unavailable } : {}),
+        ...(pbBytes ? { protobufListBytes: Number(pbBytes) } : {}),
+        stop: () => void child.kill('SIGTERM'),
+      });
     });
   });
 }
@@ -60,8 +76,9 @@ function runJsonLine(cmd: string, args: string[]): Promise<IngestResult> {
 }
 
 function runPeer(peer: string, url: string, s: IngestShape, goBin: string | undefined): Promise<IngestResult> {
-  if (peer === 'client-go') {
+  if (peer === 'client-go' || peer === 'client-go-protobuf') {
     return runJsonLine(goBin!, [
+      ...(peer === 'client-go-protobuf' ? ['-protobuf'] : []),
       '-only',
       'ingest',
       '-sandbox',
@@ -98,16 +115,18 @@ export async function benchIngest(
   log: (msg: string) => void,
   notes: string[],
 ): Promise<IngestShapeResult[]> {
-  const peers: string[] = [...NODE_PEERS, ...(goBin ? ['client-go'] : [])];
+  const peers: string[] = [...NODE_PEERS, ...(goBin ? ['client-go', 'client-go-protobuf'] : [])];
   const out: IngestShapeResult[] = [];
   for (const managedFields of [true, false]) {
     log(`ingest from bytes: ${s.pods} pods + ${s.events} events, managedFields ${managedFields ? 'kept' : 'absent'}…`);
-    const server = await startBytesServer(s, managedFields);
+    const server = await startBytesServer(s, managedFields, goBin);
     const runs = new Map<string, IngestResult[]>();
+    if (server.protobufUnavailable) notes.push(`ingest: no protobuf peer: ${server.protobufUnavailable}`);
     try {
       for (let rep = 0; rep < s.reps; rep++) {
         for (const peer of peers) {
           if (!managedFields && peer === 'ours-strip') continue;
+          if (peer === 'client-go-protobuf' && server.protobufListBytes === undefined) continue;
           try {
             const r = await runPeer(peer, server.url, s, goBin);
             runs.set(peer, [...(runs.get(peer) ?? []), r]);
@@ -125,6 +144,7 @@ export async function benchIngest(
       managedFields,
       jsonBytesPerObject: managedFields ? meanPodJsonBytes(Math.min(s.pods, 1000), true) : noMF,
       jsonBytesPerObjectNoManagedFields: noMF,
+      ...(server.protobufListBytes !== undefined ? { protobufBytesPerObject: server.protobufListBytes / s.pods } : {}),
       peers: [...byPeer.values()],
       targets: ingestTargets(byPeer, noMF, managedFields ? 'with managedFields' : 'no managedFields'),
     });
@@ -140,6 +160,7 @@ const LABELS: Record<string, string> = {
   'ours-strip': 'ours (WatchList, strip managedFields)',
   'client-node': '@kubernetes/client-node informer',
   'client-go': 'client-go SharedIndexInformer (JSON)',
+  'client-go-protobuf': 'client-go SharedIndexInformer (protobuf)',
 };
 
 /** The printed tables: every peer of a shape beside ours, then the targets with met / not met. */
@@ -148,8 +169,9 @@ export function ingestTables(results: IngestShapeResult[], s: IngestShape): stri
   for (const r of results) {
     const ours = r.peers.find((p) => p.peer === 'ours');
     lines.push(
-      `Ingest from bytes: ${s.pods} Pods (mean ${(r.jsonBytesPerObject / 1024).toFixed(1)} KB JSON, ` +
-        `${r.managedFields ? 'with' : 'without'} managedFields) + ${s.events} MODIFIED events, each peer in its own process, median of ${s.reps}:`,
+      `Ingest from bytes: ${s.pods} Pods (mean ${(r.jsonBytesPerObject / 1024).toFixed(1)} KB JSON` +
+        (r.protobufBytesPerObject ? `, ${(r.protobufBytesPerObject / 1024).toFixed(1)} KB protobuf` : '') +
+        `, ${r.managedFields ? 'with' : 'without'} managedFields) + ${s.events} MODIFIED events, each peer in its own process, median of ${s.reps}:`,
       '',
       render(
         ['peer', 'events/s', 'ms', 'CPU ms', 'ours speed ×', 'ours CPU ×', 'peak RSS MB', 'retained B/object'],

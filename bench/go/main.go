@@ -331,6 +331,8 @@ func main() {
 	fromRV := flag.String("from-rv", "", "resourceVersion the watch replay starts after")
 	objects := flag.Int("objects", 5000, "configmaps the sandbox holds")
 	events := flag.Int("events", 0, "events the watch replay must deliver")
+	protobuf := flag.Bool("protobuf", false, "ingest: ask for application/vnd.kubernetes.protobuf instead of JSON")
+	dir := flag.String("dir", "", "convert: the directory holding the JSON to encode as protobuf")
 	flag.Parse()
 	s := fullShape()
 	if *quick {
@@ -347,7 +349,9 @@ func main() {
 		case "sandbox":
 			benchSandbox(*sandboxURL, *namespace, *fromRV, *objects, *events, s.reps)
 		case "ingest":
-			benchIngest(*sandboxURL, *objects, *events)
+			benchIngest(*sandboxURL, *objects, *events, *protobuf)
+		case "convert":
+			benchConvert(*dir)
 		case "":
 		default:
 			fmt.Fprintf(os.Stderr, "unknown workload %q\n", w)
