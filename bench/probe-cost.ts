@@ -1,13 +1,17 @@
 // Workload 4: what the probe seam costs. The same workqueue and informer→workqueue pipeline run with
 // NOOP_PROBE (nobody listens), with a disabled probe that counts emit calls (must stay 0), with an enabled probe
 // that drops every event (the cost of building events), and with the dashboard Recorder (stamping, ring,
-// reducer, per-object versions), both with no browser connected and with one.
+// reducer, per-object versions), with no browser connected, one and ten.
 // Variants take turns within each repetition so a change in machine load hits all of them alike.
+// The issue's target (recorder ≤ 1 µs CPU per event on the informer path, memory bounded by a byte budget)
+// is printed as met / not met from the same run.
 import type { KubeObject } from '../shared/models/object';
 import { Recorder } from '../server/dashboard/recorder/recorder';
 import type { CacheStore } from '../server/runtime/cache';
 import { NOOP_PROBE, type Probe } from '../server/runtime/instrumentation/probe';
 import { median, settle, type Figure, type Sample } from './harness';
+import type { Target } from './ingest-targets';
+import { render } from './table';
 import { runInformerOnce } from './informer';
 import type { Shape } from './shapes';
 import { runQueueOnce } from './workqueue';
@@ -39,6 +43,8 @@ interface Harness {
   onStore?: (store: CacheStore<KubeObject>) => void;
   /** Events the probe received, when it counts them. */
   events?: () => number;
+  /** What the Recorder's ring holds at the end of the run, and its budget. */
+  ring?: () => { size: number; bytes: number; maxBytes: number };
   close?: () => void;
 }
 
@@ -99,6 +105,7 @@ function recorderHarness(browsers: number): Harness {
     probe: recorder,
     onStore: (s) => (store = s),
     events: () => recorder.seq,
+    ring: () => recorder.ringBounds(),
     close: () => recorder.close(),
   };
 }
@@ -109,18 +116,93 @@ interface Workload {
   once: (h: Harness) => Promise<Sample>;
 }
 
-async function runVariant(w: Workload, v: Variant): Promise<Sample & { events?: number }> {
+type ProbeSample = Sample & { events?: number; ring?: { size: number; bytes: number; maxBytes: number } };
+
+async function runVariant(w: Workload, v: Variant): Promise<ProbeSample> {
   await settle();
   const h = v.make();
   try {
     const s = await w.once(h);
-    return { ...s, ...(h.events ? { events: h.events() } : {}) };
+    return { ...s, ...(h.events ? { events: h.events() } : {}), ...(h.ring ? { ring: h.ring() } : {}) };
   } finally {
     h.close?.();
   }
 }
 
-export async function benchProbeCost(s: Shape): Promise<Figure[]> {
+/** Per-event figures of one Recorder variant, for the target table. */
+export interface RecorderCost {
+  workload: string;
+  variant: string;
+  /** CPU per event over NOOP_PROBE: what the process pays with the dashboard up (building events included). */
+  usPerEvent: number;
+  /** Of which the runtime spends building the events (the probe that drops them). */
+  buildUsPerEvent: number;
+  /** Bytes per event the ring accounts against its budget, and the heap measured held per event. */
+  ringBytesPerEvent?: number;
+  heldBytesPerEvent?: number;
+  /** The ring's accounted bytes and budget at the end of the run. */
+  ringBytes?: number;
+  ringBudget?: number;
+}
+
+export const RECORDER_TARGET_US = 1;
+const MiB = 1 << 20;
+
+/** The issue's recorder targets from one run's figures: CPU on the informer path, and the ring's budget. */
+export function recorderTargets(costs: readonly RecorderCost[]): Target[] {
+  const informer = costs.filter((c) => c.workload.startsWith('informer'));
+  const worst = informer.reduce<RecorderCost | undefined>(
+    (a, c) => (a && a.usPerEvent >= c.usPerEvent ? a : c),
+    undefined,
+  );
+  const bounded = costs.filter((c) => c.ringBytes !== undefined && c.ringBudget !== undefined);
+  return [
+    {
+      what: 'recorder CPU per event, informer→workqueue (0/1/10 browsers, worst; building events included)',
+      value: worst?.usPerEvent,
+      goal: `≤ ${RECORDER_TARGET_US} µs`,
+      met: worst === undefined ? undefined : worst.usPerEvent <= RECORDER_TARGET_US,
+    },
+    {
+      what: 'recorder memory: ring bytes within its budget at the end of every run',
+      value: bounded.length ? Math.max(...bounded.map((c) => c.ringBytes as number)) : undefined,
+      goal: bounded[0]?.ringBudget !== undefined ? `≤ ${(bounded[0].ringBudget / MiB).toFixed(0)} MiB` : 'a budget',
+      met: bounded.length ? bounded.every((c) => (c.ringBytes as number) <= (c.ringBudget as number)) : undefined,
+    },
+  ];
+}
+
+export function recorderTargetTable(costs: readonly RecorderCost[]): string {
+  const rows = recorderTargets(costs).map((t) => [
+    t.what,
+    t.value === undefined
+      ? '–'
+      : t.goal.endsWith('µs')
+        ? `${t.value.toFixed(2)} µs`
+        : `${(t.value / MiB).toFixed(1)} MiB`,
+    t.goal,
+    t.met === undefined ? 'not measured' : t.met ? 'met' : 'NOT MET',
+  ]);
+  const detail = costs.map((c) => [
+    `${c.workload} — ${c.variant}`,
+    `${c.usPerEvent.toFixed(2)} µs`,
+    `${c.buildUsPerEvent.toFixed(2)} µs`,
+    `${(c.usPerEvent - c.buildUsPerEvent).toFixed(2)} µs`,
+    c.ringBytesPerEvent === undefined ? '–' : `${c.ringBytesPerEvent.toFixed(0)} B`,
+    c.heldBytesPerEvent === undefined ? '–' : `${c.heldBytesPerEvent.toFixed(0)} B`,
+  ]);
+  return [
+    render(['recorder target', 'measured', 'goal', 'verdict'], rows, new Set([1])),
+    '',
+    render(
+      ['recorder per event', 'CPU', 'building events', 'recorder itself', 'ring (budgeted)', 'heap held'],
+      detail,
+      new Set([1, 2, 3, 4, 5]),
+    ),
+  ].join('\n');
+}
+
+export async function benchProbeCost(s: Shape): Promise<{ figures: Figure[]; costs: RecorderCost[] }> {
   const queueShape: Shape = { ...s, queueRounds: s.probeQueueRounds };
   const informerShape: Shape = { ...s, pods: s.probePods, updates: s.probeUpdates };
   const workloads: Workload[] = [
@@ -141,9 +223,10 @@ export async function benchProbeCost(s: Shape): Promise<Figure[]> {
     },
   ];
   const out: Figure[] = [];
+  const costs: RecorderCost[] = [];
   for (const w of workloads) {
     for (const v of VARIANTS) await runVariant(w, v); // warm-up
-    const samples = VARIANTS.map(() => [] as (Sample & { events?: number })[]);
+    const samples = VARIANTS.map(() => [] as ProbeSample[]);
     for (let r = 0; r < s.probeReps; r++) {
       for (const [i, v] of VARIANTS.entries()) samples[i]!.push(await runVariant(w, v));
     }
@@ -151,6 +234,7 @@ export async function benchProbeCost(s: Shape): Promise<Figure[]> {
     const cpuMedians = samples.map((list) => median(list.map((x) => x.cpuMs ?? x.ms)));
     // Compared on CPU time: on a shared machine it moves far less than wall time.
     const baseline = cpuMedians[0]!;
+    const dropping = VARIANTS.findIndex((v) => v.name === 'enabled, drops events');
     for (const [i, v] of VARIANTS.entries()) {
       const m = medians[i]!;
       const cpu = cpuMedians[i]!;
@@ -163,11 +247,29 @@ export async function benchProbeCost(s: Shape): Promise<Figure[]> {
       if (m.events !== undefined && !v.listens) notes.push(`${m.events} emit calls (must be 0)`);
       if (m.events !== undefined && v.listens) {
         notes.push(`${m.events} events`);
-        if (m.events > 0) notes.push(`${(((cpu - baseline) * 1000) / m.events).toFixed(2)} µs CPU/event`);
+        const usPerEvent = ((cpu - baseline) * 1000) / m.events;
+        if (m.events > 0) notes.push(`${usPerEvent.toFixed(2)} µs CPU/event (target ≤ ${RECORDER_TARGET_US} µs)`);
         // What the Recorder's ring (and version history) holds per event, over the NOOP_PROBE heap.
         const base = samples[0]!.at(-1)!.heapMB;
-        if (m.events > 0 && v.name.startsWith('Recorder') && last.heapMB !== undefined && base !== undefined)
-          notes.push(`${(((last.heapMB - base) * (1 << 20)) / m.events).toFixed(0)} B held per event`);
+        const held =
+          m.events > 0 && v.name.startsWith('Recorder') && last.heapMB !== undefined && base !== undefined
+            ? ((last.heapMB - base) * MiB) / m.events
+            : undefined;
+        if (held !== undefined) notes.push(`${held.toFixed(0)} B held per event`);
+        const ring = last.ring;
+        if (ring && ring.size > 0) notes.push(`ring ${(ring.bytes / ring.size).toFixed(0)} B/event (budgeted)`);
+        if (v.name.startsWith('Recorder') && m.events > 0) {
+          const build = ((cpuMedians[dropping]! - baseline) * 1000) / (samples[dropping]!.at(-1)!.events ?? m.events);
+          costs.push({
+            workload: w.label,
+            variant: v.name.replace(/^Recorder, /, ''),
+            usPerEvent,
+            buildUsPerEvent: build,
+            ...(ring && ring.size > 0 ? { ringBytesPerEvent: ring.bytes / ring.size } : {}),
+            ...(held !== undefined ? { heldBytesPerEvent: held } : {}),
+            ...(ring ? { ringBytes: ring.bytes, ringBudget: ring.maxBytes } : {}),
+          });
+        }
       }
       out.push({
         bench: `probe cost: ${w.label} — ${v.name}`,
@@ -182,5 +284,5 @@ export async function benchProbeCost(s: Shape): Promise<Figure[]> {
       });
     }
   }
-  return out;
+  return { figures: out, costs };
 }

@@ -18,7 +18,7 @@ import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
 import { inProcessTargets } from './inproc-targets';
 import { benchIngest, INGEST_FULL, INGEST_QUICK, ingestTables, type IngestShapeResult } from './ingest';
-import { benchProbeCost } from './probe-cost';
+import { benchProbeCost, recorderTargets, recorderTargetTable, type RecorderCost } from './probe-cost';
 import { benchReconcileLatency, latencyLines, type LatencyRow } from './reconcile-latency';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
 import { benchWatchDelivery } from './watch-delivery';
@@ -100,9 +100,12 @@ async function main(): Promise<void> {
     }
   }
 
+  let recorderCosts: RecorderCost[] = [];
   if (withProbe) {
     log('probe cost…');
-    onlyOurs.push(...(await benchProbeCost(shape)));
+    const probe = await benchProbeCost(shape);
+    onlyOurs.push(...probe.figures);
+    recorderCosts = probe.costs;
   }
 
   let ingest: IngestShapeResult[] = [];
@@ -212,6 +215,7 @@ async function main(): Promise<void> {
         ]
       : []),
     ...(onlyOurs.length ? ['Ours only:', '', oursOnly(onlyOurs)] : []),
+    ...(recorderCosts.length ? ['', recorderTargetTable(recorderCosts)] : []),
     ...(latency.length ? ['', ...latencyLines(latency)] : []),
     ...(delivery.length ? ['', ...delivery] : []),
     ...(browser.length ? ['', ...browser] : []),
@@ -228,6 +232,7 @@ async function main(): Promise<void> {
     machine: { cores: availableParallelism(), cpu: c[0]?.model.trim(), node: process.version },
     ingest: { shape: ingestShape, shapes: ingest },
     inProcess: { ours, clientGo: peers, clientGoOneCore: peersOneCore, oursOnly: onlyOurs, targets },
+    recorder: { costs: recorderCosts, targets: recorderTargets(recorderCosts) },
     reconcileLatency: latency,
     watchDelivery: delivery,
     browser,

@@ -23,6 +23,7 @@ export async function runAttach(
   // Each process's mirror sits in front of the recorder and answers its cache-browser questions (read only
   // once both exist).
   const recorder: Recorder = new Recorder({
+    ...(opts.ringBytes !== undefined ? { ringBytes: opts.ringBytes } : {}),
     objectSource: {
       get: (gvk, ns, name) => mirrors.map((m) => m.get(gvk, ns, name)).find((o) => o !== undefined),
       keys: (informer): string[] => mirrors.flatMap((m) => m.keys(informer)),

@@ -114,4 +114,18 @@ describe('parseCli', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('--ring-bytes takes a size with a binary or decimal unit, at least 1MiB, and not with --replay', () => {
+    expect(dashboard([]).ringBytes).toBeUndefined();
+    expect(dashboard(['--ring-bytes', '16MiB']).ringBytes).toBe(16 * 1024 * 1024);
+    expect(dashboard(['--ring-bytes', '1.5GiB']).ringBytes).toBe(1.5 * 1024 ** 3);
+    expect(dashboard(['--ring-bytes', '500MB']).ringBytes).toBe(500e6);
+    expect(dashboard(['--ring-bytes', '2097152']).ringBytes).toBe(2097152);
+    const attach = parseCli(['attach', '127.0.0.1:7071', '--ring-bytes', '8Mi']);
+    expect(attach.command === 'attach' && attach.ringBytes).toBe(8 * 1024 * 1024);
+    expect(usageError(['--ring-bytes', '64 parsecs'])).toMatch(/--ring-bytes expects a size .* got '64 parsecs'/);
+    expect(usageError(['--ring-bytes', '100KiB'])).toMatch(/at least 1MiB/);
+    expect(usageError(['--ring-bytes=-5MiB'])).toMatch(/--ring-bytes expects a size/);
+    expect(usageError(['--replay', 'r.jsonl', '--ring-bytes', '16MiB'])).toMatch(/keeps the whole recording/);
+  });
 });

@@ -28,6 +28,8 @@ export interface DashboardCommand {
   authToken?: string;
   allowWrites: boolean;
   record?: string;
+  /** --ring-bytes: the recorder's byte budget for past events. Default: the recorder's (64 MiB). */
+  ringBytes?: number;
   open: boolean;
 }
 
@@ -50,6 +52,8 @@ export interface AttachCliOptions {
   host: string;
   authToken?: string;
   record?: string;
+  /** --ring-bytes, as for the dashboard command. */
+  ringBytes?: number;
   open: boolean;
 }
 
@@ -103,6 +107,8 @@ Dashboard:
       --auth-token-file FILE  read that token from FILE (e.g. a mounted Secret), so it stays out of argv
       --allow-writes          allow commands that change a real cluster (faults, workload, requeue)
       --record FILE           write the event stream to FILE as JSON lines (attach it to a bug report)
+      --ring-bytes SIZE       memory for past events kept for reconnects, history and export, e.g. 16MiB
+                              or 1GiB (default 64MiB); the oldest go first once it is full
       --open                  open the dashboard in a browser
   -h, --help                  this text
 `;
@@ -111,6 +117,36 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export function isLoopback(host: string): boolean {
   return LOOPBACK.has(host) || host.startsWith('127.');
+}
+
+const BYTE_UNITS: Record<string, number> = {
+  '': 1,
+  b: 1,
+  k: 1e3,
+  kb: 1e3,
+  ki: 1024,
+  kib: 1024,
+  m: 1e6,
+  mb: 1e6,
+  mi: 1024 ** 2,
+  mib: 1024 ** 2,
+  g: 1e9,
+  gb: 1e9,
+  gi: 1024 ** 3,
+  gib: 1024 ** 3,
+};
+
+/** A size such as 64MiB, 500MB, 1Gi or 1048576 (bytes), as a whole number of bytes. */
+export function parseByteSize(flag: string, value: string): number {
+  const m = /^(\d+(?:\.\d+)?)\s*([a-z]*)$/i.exec(value.trim());
+  const unit = m ? BYTE_UNITS[(m[2] ?? '').toLowerCase()] : undefined;
+  const bytes = m && unit !== undefined ? Math.floor(Number(m[1]) * unit) : NaN;
+  if (!(bytes >= 1024 * 1024)) {
+    throw new CliUsageError(
+      `${flag} expects a size of at least 1MiB such as 64MiB, 500MB or 1GiB (units B, KiB, MiB, GiB, KB, MB, GB), got '${value}'`,
+    );
+  }
+  return bytes;
 }
 
 function parsePort(flag: string, value: string | undefined, fallback: number): number {
@@ -221,6 +257,7 @@ export function parseCli(argv: string[]): CliOptions {
         'auth-token-file': { type: 'string' },
         'allow-writes': { type: 'boolean' },
         record: { type: 'string' },
+        'ring-bytes': { type: 'string' },
         open: { type: 'boolean' },
         watch: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -254,6 +291,9 @@ export function parseCli(argv: string[]): CliOptions {
   }
   if (values['replay-speed'] && !values.replay) throw new CliUsageError('--replay-speed needs --replay FILE');
   if (values.record && values.replay) throw new CliUsageError('--record and --replay cannot be used together');
+  if (values['ring-bytes'] && values.replay) {
+    throw new CliUsageError('--ring-bytes applies to a live cluster; a replay keeps the whole recording it plays');
+  }
 
   let cluster: ClusterChoice;
   if (values.replay) cluster = { mode: 'replay', file: values.replay, speed: parseSpeed(values['replay-speed']) };
@@ -288,6 +328,7 @@ export function parseCli(argv: string[]): CliOptions {
     authToken,
     allowWrites: values['allow-writes'] ?? false,
     record: values.record,
+    ...(values['ring-bytes'] !== undefined ? { ringBytes: parseByteSize('--ring-bytes', values['ring-bytes']) } : {}),
     open: values.open ?? false,
   };
 }
@@ -304,6 +345,7 @@ function parseAttach(args: string[]): CliOptions {
         host: { type: 'string' },
         'auth-token': { type: 'string' },
         record: { type: 'string' },
+        'ring-bytes': { type: 'string' },
         open: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -331,6 +373,7 @@ function parseAttach(args: string[]): CliOptions {
     host: values.host ?? '127.0.0.1',
     ...(authToken ? { authToken } : {}),
     ...(values.record ? { record: values.record } : {}),
+    ...(values['ring-bytes'] !== undefined ? { ringBytes: parseByteSize('--ring-bytes', values['ring-bytes']) } : {}),
     open: values.open ?? false,
   };
 }

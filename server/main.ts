@@ -62,7 +62,10 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   }
 
   // The object source reads the managers' caches lazily (a manager needs the recorder as its probe first).
-  const recorder = new Recorder({ objectSource: objectSourceOver(() => managers().map((m) => m.getCache())) });
+  const recorder = new Recorder({
+    objectSource: objectSourceOver(() => managers().map((m) => m.getCache())),
+    ...(opts.ringBytes !== undefined ? { ringBytes: opts.ringBytes } : {}),
+  });
   const registry = newRegistry(true);
   // One manager for the examples, one per user module; all report to the recorder and share the registry.
   const clusterManager = (reload = false): Manager =>

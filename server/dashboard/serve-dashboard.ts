@@ -27,6 +27,11 @@ export interface ServeDashboardOptions {
   authToken?: string;
   /** Write the event stream to this file as JSON lines, as --record does. */
   record?: string;
+  /**
+   * Bytes the recorder may hold in past events (for reconnects, history and export), as --ring-bytes sets;
+   * the oldest go first once it is full. Default 64 MiB.
+   */
+  ringBytes?: number;
   /** The cluster as the header shows it. Default: the manager's API server, read-only. */
   cluster?: Partial<ClusterInfo>;
   /** Where the URL (and a generated token) is printed. Default console.log. */
@@ -52,7 +57,10 @@ export function parseDashboardBindAddress(address: string): { host: string; port
 
 export async function serveDashboard(mgr: Manager, opts: ServeDashboardOptions = {}): Promise<ServedDashboard> {
   const { host, port } = parseDashboardBindAddress(opts.bindAddress ?? '127.0.0.1:7070');
-  const recorder = new Recorder({ objectSource: objectSourceOver(() => mgr.getCache()) });
+  const recorder = new Recorder({
+    objectSource: objectSourceOver(() => mgr.getCache()),
+    ...(opts.ringBytes !== undefined ? { ringBytes: opts.ringBytes } : {}),
+  });
   const detach = mgr.addProbe(recorder);
   const controllers = (): string[] => mgr.getControllers().map((c) => c.name);
   const config = mgr.getConfig();

@@ -1,28 +1,58 @@
-// A fixed-capacity ring of stamped events, oldest evicted first. Sized by default for about a day of a busy
-// controller (200k events); the transport replays from it on resume and inspect reads it.
+// The recorder's ring of stamped events, oldest evicted first, bounded twice: by a byte budget (what the
+// events are estimated to hold on the heap, see event-bytes.ts) and by a count. The transport replays from
+// it on resume, inspect reads it, an export or a late --record file starts from it. The buffer grows as
+// events arrive, so a large bound costs nothing until it is used.
 import type { StampedEvent } from '../../../shared/protocol/events';
+import { EventSizer } from './event-bytes';
+
+/** Default byte budget: 64 MiB, about a quarter of a million typical events. */
+export const DEFAULT_RING_BYTES = 64 * 1024 * 1024;
+/** Default bound on the count, a guard for events smaller than the estimate assumes. */
+export const DEFAULT_RING_EVENTS = 1_000_000;
 
 export interface EventRingOptions {
-  /** Events kept. Default 200_000. */
+  /** Most events kept. Default DEFAULT_RING_EVENTS. */
   capacity?: number;
+  /** Most bytes (estimated) the kept events may hold; Infinity for no budget. Default DEFAULT_RING_BYTES. */
+  maxBytes?: number;
 }
+
+const INITIAL_SLOTS = 1024;
 
 export class EventRing {
   readonly capacity: number;
-  private readonly buf: (StampedEvent | undefined)[];
+  readonly maxBytes: number;
+  private buf: (StampedEvent | undefined)[];
+  /** Estimated bytes of the event in the same slot of buf. */
+  private sizes: Float64Array;
   /** Index of the oldest event. */
   private head = 0;
   private count = 0;
+  private held = 0;
   /** Events pushed out to make room, since construction or the last clear. */
   evicted = 0;
+  private readonly sizer = new EventSizer();
 
   constructor(opts: EventRingOptions = {}) {
-    this.capacity = Math.max(1, opts.capacity ?? 200_000);
-    this.buf = new Array<StampedEvent | undefined>(this.capacity);
+    this.capacity = Math.max(1, Math.floor(opts.capacity ?? DEFAULT_RING_EVENTS));
+    const maxBytes = opts.maxBytes ?? DEFAULT_RING_BYTES;
+    if (!(maxBytes > 0))
+      throw new Error(
+        `ringBytes (the ring's byte budget) must be a positive number of bytes, e.g. 64 * 1024 * 1024; got ${maxBytes}`,
+      );
+    this.maxBytes = maxBytes;
+    const slots = Math.min(this.capacity, INITIAL_SLOTS);
+    this.buf = new Array<StampedEvent | undefined>(slots);
+    this.sizes = new Float64Array(slots);
   }
 
   get size(): number {
     return this.count;
+  }
+
+  /** Estimated bytes the kept events hold (never above maxBytes, unless one event alone is larger). */
+  get bytes(): number {
+    return this.held;
   }
 
   /** Seq of the oldest event kept, or undefined when empty. */
@@ -35,19 +65,43 @@ export class EventRing {
   }
 
   push(ev: StampedEvent): void {
-    if (this.count < this.capacity) {
-      this.buf[(this.head + this.count) % this.capacity] = ev;
-      this.count++;
-      return;
-    }
-    this.buf[this.head] = ev;
-    this.head = (this.head + 1) % this.capacity;
+    const size = this.sizer.bytes(ev);
+    // The newest event is always kept, even one over the whole budget: a resume right after it must work.
+    while (this.count > 0 && (this.count >= this.capacity || this.held + size > this.maxBytes)) this.dropOldest();
+    if (this.count === this.buf.length) this.grow();
+    const slot = (this.head + this.count) % this.buf.length;
+    this.buf[slot] = ev;
+    this.sizes[slot] = size;
+    this.count++;
+    this.held += size;
+  }
+
+  private dropOldest(): void {
+    this.held -= this.sizes[this.head] as number;
+    this.buf[this.head] = undefined;
+    this.head = (this.head + 1) % this.buf.length;
+    this.count--;
     this.evicted++;
+    if (this.count === 0) this.held = 0; // no drift from float sums
+  }
+
+  private grow(): void {
+    const n = Math.min(this.capacity, Math.max(INITIAL_SLOTS, this.buf.length * 2));
+    const buf = new Array<StampedEvent | undefined>(n);
+    const sizes = new Float64Array(n);
+    for (let i = 0; i < this.count; i++) {
+      const from = (this.head + i) % this.buf.length;
+      buf[i] = this.buf[from];
+      sizes[i] = this.sizes[from] as number;
+    }
+    this.buf = buf;
+    this.sizes = sizes;
+    this.head = 0;
   }
 
   at(i: number): StampedEvent | undefined {
     if (i < 0 || i >= this.count) return undefined;
-    return this.buf[(this.head + i) % this.capacity];
+    return this.buf[(this.head + i) % this.buf.length];
   }
 
   /** Position of the first event with seq > after (binary search; seqs increase along the ring). */
@@ -89,9 +143,12 @@ export class EventRing {
   }
 
   clear(): void {
-    this.buf.fill(undefined);
+    const slots = Math.min(this.capacity, INITIAL_SLOTS);
+    this.buf = new Array<StampedEvent | undefined>(slots);
+    this.sizes = new Float64Array(slots);
     this.head = 0;
     this.count = 0;
+    this.held = 0;
     this.evicted = 0;
   }
 

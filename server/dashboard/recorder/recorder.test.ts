@@ -58,6 +58,34 @@ describe('Recorder', () => {
     expect(rec.recordingState().evicted).toBe(3);
   });
 
+  it('keeps past events within its byte budget, oldest out first, while the view counts every event', () => {
+    const budget = 16 * 1024;
+    const rec = new Recorder({ clock: new FakeClock(), ringBytes: budget, maxPending: 50 });
+    const got: StampedEvent[] = [];
+    rec.onBatch((b) => got.push(...b));
+    const s = new EventScript();
+    for (let i = 0; i < 40; i++) s.reconcileCycle('pods', `default/obj-${i}`);
+    const evs = s.events.map(({ seq: _s, ts: _t, ...ev }) => ev as RuntimeEvent);
+    for (const e of evs) {
+      rec.emit(e);
+      expect(rec.ringBounds().bytes).toBeLessThanOrEqual(budget);
+    }
+    rec.flush();
+    const bounds = rec.ringBounds();
+    expect(bounds.maxBytes).toBe(budget);
+    expect(bounds.evicted).toBeGreaterThan(0);
+    expect(bounds.size + bounds.evicted).toBe(evs.length);
+    expect(rec.recordingState().evicted).toBe(bounds.evicted);
+    // What is kept is the newest run: a resume from just before it replays exactly those, older ones cannot.
+    const kept = rec.eventsAfter(bounds.firstSeq - 1) ?? [];
+    expect(kept.map((e) => e.seq)).toEqual(got.slice(-bounds.size).map((e) => e.seq));
+    expect(kept[kept.length - 1]?.seq).toBe(rec.seq);
+    expect(rec.eventsAfter(bounds.firstSeq - 2)).toBeUndefined();
+    // Eviction forgets events, never their effect on the view: it is what replaying all of them builds.
+    expect(rec.view.eventCount).toBe(evs.length);
+    expect(rec.view).toEqual(reduce(createView(), got));
+  });
+
   it('stops stamping while paused and reports it through enabled', () => {
     const rec = new Recorder({ clock: new FakeClock() });
     const evs = runtimeEvents();

@@ -24,7 +24,13 @@ import { redactObject } from './redact';
 export interface RecorderOptions {
   /** Default realClock. */
   clock?: Clock;
-  /** Events kept in the ring for resume, inspect and seeking. Default 200_000 (about a day of a busy controller). */
+  /**
+   * Bytes (estimated, see event-bytes.ts) the ring of past events may hold: the oldest events go first once
+   * it is full. The ring serves resumes, inspect's history and exports. Default DEFAULT_RING_BYTES (64 MiB);
+   * Infinity keeps every event up to `capacity`.
+   */
+  ringBytes?: number;
+  /** Most events the ring keeps, whatever their size. Default DEFAULT_RING_EVENTS (1,000,000). */
   capacity?: number;
   /** Caps of the derived view. Default DEFAULT_VIEW_LIMITS. */
   viewLimits?: Partial<ViewLimits>;
@@ -77,7 +83,10 @@ export class Recorder implements Probe {
 
   constructor(opts: RecorderOptions = {}) {
     this.clock = opts.clock ?? realClock;
-    this.ring = new EventRing({ capacity: opts.capacity ?? 200_000 });
+    this.ring = new EventRing({
+      ...(opts.capacity !== undefined ? { capacity: opts.capacity } : {}),
+      ...(opts.ringBytes !== undefined ? { maxBytes: opts.ringBytes } : {}),
+    });
     this.objects = opts.objectSource ?? EMPTY_OBJECT_SOURCE;
     this.versions = opts.objectVersions === false ? undefined : new ObjectVersionStore(opts.objectVersions);
     this.flushIntervalMs = opts.flushIntervalMs ?? 75;
@@ -210,9 +219,17 @@ export class Recorder implements Probe {
     return this.ring.findLast(pred, limit);
   }
 
-  /** Ring bounds, for inspect answers. */
-  ringBounds(): { firstSeq: number; lastSeq: number; size: number } {
-    return { firstSeq: this.ring.firstSeq ?? 0, lastSeq: this.ring.lastSeq ?? 0, size: this.ring.size };
+  /** Ring bounds, for inspect answers, and what it holds against its byte budget. */
+  ringBounds(): { firstSeq: number; lastSeq: number; size: number; bytes: number; maxBytes: number; evicted: number } {
+    const r = this.ring;
+    return {
+      firstSeq: r.firstSeq ?? 0,
+      lastSeq: r.lastSeq ?? 0,
+      size: r.size,
+      bytes: r.bytes,
+      maxBytes: r.maxBytes,
+      evicted: r.evicted,
+    };
   }
 
   /** The cached copy (redacted) and its recent versions. */

@@ -18,7 +18,7 @@ export interface OpenReplayOptions {
   speed?: ReplaySpeed;
   /** Default 'whenWatched': play once the first viewer arrives. */
   autoplay?: boolean | 'whenWatched';
-  /** Ring capacity of the replay recorder. Default: room for the whole recording (at least 200_000). */
+  /** Ring capacity of the replay recorder, in events. Default: room for the whole recording. */
   capacity?: number;
 }
 
@@ -36,7 +36,9 @@ export async function openReplay(opts: OpenReplayOptions): Promise<OpenedReplay>
   const recorder = new Recorder({
     objectSource: objects,
     ...(opts.clock ? { clock: opts.clock } : {}),
-    capacity: opts.capacity ?? Math.max(200_000, recording.events.length),
+    // The recording already holds its events in memory and the ring shares them, so no byte budget applies.
+    capacity: opts.capacity ?? Math.max(1, recording.events.length),
+    ringBytes: Infinity,
     viewLimits: recording.header.viewLimits,
     objectVersions: false,
     serverEpoch: `replay-0-${recording.header.serverEpoch}`,
