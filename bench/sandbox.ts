@@ -18,11 +18,12 @@ export const informerSyncLabel = (objects: number): string => `sandbox informer 
 
 export interface SandboxHost {
   seed: SandboxSeed;
+  pid: number;
   stop(): Promise<void>;
 }
 
-/** Starts bench/sandbox-host.ts in a child node process and waits for its seed line. */
-export async function startSandboxHost(s: Shape): Promise<SandboxHost> {
+/** Starts bench/sandbox-host.ts in a child node process and waits for its seed line (0 and 0: no seed). */
+export async function startSandboxHost(s: Pick<Shape, 'configMaps' | 'configMapUpdates'>): Promise<SandboxHost> {
   const child: ChildProcess = spawn(
     process.execPath,
     [
@@ -46,6 +47,7 @@ export async function startSandboxHost(s: Shape): Promise<SandboxHost> {
   const seed = JSON.parse(line) as SandboxSeed;
   return {
     seed,
+    pid: child.pid ?? 0,
     stop: async () => {
       child.stdin?.end();
       const t = setTimeout(() => child.kill(), 5000);

@@ -3,39 +3,10 @@
 // present, on kube-apiserver + etcd. The latency is what an operator's informer lags behind its own
 // writes; a large one shows up as conflicts and "already exists" on the next reconcile.
 // Part of `npm run bench` (its lines go under the tables); alone: [KUBEBUILDER_ASSETS=...] npx tsx bench/watch-delivery.ts [N]
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { ControlPlane } from '../server/cluster/envtest';
 import { SandboxServer } from '../server/cluster/sandbox';
-
-interface Target {
-  name: string;
-  url: string;
-  tls?: { ca: string; cert: string; key: string };
-}
-
-function send(t: Target, method: string, path: string, body?: unknown): Promise<IncomingMessage> {
-  const u = new URL(t.url + path);
-  const headers: Record<string, string> = {
-    accept: 'application/json',
-    'content-type': method === 'PATCH' ? 'application/merge-patch+json' : 'application/json',
-  };
-  return new Promise((resolve, reject) => {
-    const req =
-      u.protocol === 'https:'
-        ? httpsRequest(u, { method, headers, ca: t.tls?.ca, cert: t.tls?.cert, key: t.tls?.key })
-        : httpRequest(u, { method, headers });
-    req.on('response', resolve);
-    req.on('error', reject);
-    req.end(body === undefined ? undefined : JSON.stringify(body));
-  });
-}
-
-async function json(res: IncomingMessage): Promise<Record<string, unknown>> {
-  const chunks: Buffer[] = [];
-  for await (const c of res) chunks.push(c as Buffer);
-  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>;
-}
+import { readJson as json, send, type Target } from './kube-http';
 
 const pct = (xs: number[], p: number): number => {
   const s = [...xs].sort((a, b) => a - b);
