@@ -7,8 +7,9 @@
 //   --no-ingest   skip ingest from bytes (realistic Pods over HTTP, each peer in its own process)
 //   --only LIST   run only these parts, comma-separated: inproc (workqueue, rate-limited queue, informer and
 //                 their client-go peers), ingest, latency, probe (e.g. --only inproc or --only ingest,latency)
-// Figures are also written to bench/results/latest.json.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// Figures are also written to bench/results/latest.json; a run with --only keeps the figures of the parts it
+// did not run from the file (its "measured" field dates each part).
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchBrowser } from './browser';
@@ -230,19 +231,38 @@ async function main(): Promise<void> {
   process.stdout.write(`${out.join('\n')}\n`);
   const resultsDir = fileURLToPath(new URL('./results/', import.meta.url));
   mkdirSync(resultsDir, { recursive: true });
-  const latest = {
-    date: new Date().toISOString(),
+  const now = new Date().toISOString();
+  const sections: Record<string, { ran: boolean; value: unknown }> = {
+    ingest: { ran: withIngest, value: { shape: ingestShape, shapes: ingest } },
+    inProcess: {
+      ran: inProcess || withProbe,
+      value: { ours, clientGo: peers, clientGoOneCore: peersOneCore, oursOnly: onlyOurs, targets },
+    },
+    recorder: { ran: withProbe, value: { costs: recorderCosts, targets: recorderTargets(recorderCosts) } },
+    reconcileLatency: { ran: withLatency, value: latency },
+    watchDelivery: { ran: withSandbox, value: delivery },
+    browser: { ran: withBrowser, value: browser },
+  };
+  // A run of some parts (--only) keeps the other parts' figures from the run before, each with its date.
+  const file = `${resultsDir}latest.json`;
+  const previous = (onlyParts && existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : {}) as Record<
+    string,
+    unknown
+  > & { measured?: Record<string, string> };
+  const latest: Record<string, unknown> = {
+    date: now,
     quick,
     machine: { cores: availableParallelism(), cpu: c[0]?.model.trim(), node: process.version },
-    ingest: { shape: ingestShape, shapes: ingest },
-    inProcess: { ours, clientGo: peers, clientGoOneCore: peersOneCore, oursOnly: onlyOurs, targets },
-    recorder: { costs: recorderCosts, targets: recorderTargets(recorderCosts) },
-    reconcileLatency: latency,
-    watchDelivery: delivery,
-    browser,
-    notes,
   };
-  writeFileSync(`${resultsDir}latest.json`, `${JSON.stringify(latest, null, 2)}\n`);
+  const measured: Record<string, string> = {};
+  for (const [name, { ran, value }] of Object.entries(sections)) {
+    const kept = !ran && previous[name] !== undefined;
+    latest[name] = kept ? previous[name] : value;
+    measured[name] = ran ? now : kept ? (previous.measured?.[name] ?? String(previous.date)) : 'not measured';
+  }
+  latest.measured = measured;
+  latest.notes = notes;
+  writeFileSync(file, `${JSON.stringify(latest, null, 2)}\n`);
 }
 
 // A workload awaiting a promise nothing will settle lets the event loop run dry, and node would exit 0 with
