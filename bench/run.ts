@@ -5,8 +5,9 @@
 //   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
 //   --no-browser  skip the dashboard's frame rate in Chromium under the storm workload
 //   --no-ingest   skip ingest from bytes (realistic Pods over HTTP, each peer in its own process)
+//   --no-scale    skip the scale run (100,000 cached objects, the dashboard and one socket client; --quick: 5,000)
 //   --only LIST   run only these parts, comma-separated: inproc (workqueue, rate-limited queue, informer and
-//                 their client-go peers), ingest, latency, probe (e.g. --only inproc or --only ingest,latency)
+//                 their client-go peers), ingest, latency, probe, scale (e.g. --only inproc or --only ingest,latency)
 // Figures are also written to bench/results/latest.json; a run with --only keeps the figures of the parts it
 // did not run from the file (its "measured" field dates each part).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -22,6 +23,7 @@ import { benchIngest, INGEST_FULL, INGEST_QUICK, ingestTables, type IngestShapeR
 import { benchProbeCost, recorderTargets, recorderTargetTable, type RecorderCost } from './probe-cost';
 import { benchReconcileLatency, latencyLines, type LatencyRow } from './reconcile-latency';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
+import { benchScale, SCALE_FULL, SCALE_QUICK, scaleLines, type ScaleResult } from './scale';
 import { benchWatchDelivery } from './watch-delivery';
 import { FULL, QUICK } from './shapes';
 import { inProcessTargetTable, oursOnly, sideBySide } from './table';
@@ -39,6 +41,7 @@ const withBrowser = !args.has('--no-browser') && !onlyParts;
 const withIngest = !args.has('--no-ingest') && part('ingest');
 const withLatency = !args.has('--no-sandbox') && part('latency');
 const withProbe = part('probe');
+const withScale = !args.has('--no-scale') && part('scale');
 const inProcess = part('inproc');
 const ingestShape = quick ? INGEST_QUICK : INGEST_FULL;
 const shape = quick ? QUICK : FULL;
@@ -173,6 +176,15 @@ async function main(): Promise<void> {
     }
   }
 
+  let scale: ScaleResult | undefined;
+  if (withScale) {
+    try {
+      scale = await benchScale(quick ? SCALE_QUICK : SCALE_FULL, log);
+    } catch (e) {
+      notes.push(`scale run not measured: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+
   const delivery: string[] = [];
   if (withSandbox) {
     log('watch delivery: sandbox, and kube-apiserver when KUBEBUILDER_ASSETS is set…');
@@ -222,6 +234,7 @@ async function main(): Promise<void> {
     ...(onlyOurs.length ? ['Ours only:', '', oursOnly(onlyOurs)] : []),
     ...(recorderCosts.length ? ['', recorderTargetTable(recorderCosts)] : []),
     ...(latency.length ? ['', ...latencyLines(latency, latencySeconds)] : []),
+    ...(scale ? ['', ...scaleLines(scale)] : []),
     ...(delivery.length ? ['', ...delivery] : []),
     ...(browser.length ? ['', ...browser] : []),
     ...(notes.length ? ['', ...notes.map((n) => `- ${n}`)] : []),
@@ -240,6 +253,7 @@ async function main(): Promise<void> {
     },
     recorder: { ran: withProbe, value: { costs: recorderCosts, targets: recorderTargets(recorderCosts) } },
     reconcileLatency: { ran: withLatency, value: latency },
+    scale: { ran: withScale, value: scale },
     watchDelivery: { ran: withSandbox, value: delivery },
     browser: { ran: withBrowser, value: browser },
   };
