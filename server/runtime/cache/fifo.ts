@@ -12,6 +12,11 @@ export type PopProcessFunc<I> = (item: I, isInInitialList: boolean) => void;
 export interface Queue<I, T = KubeObject> extends ReflectorStore<T> {
   /** Waits for an item, processes it, resolves with it; rejects with ErrFIFOClosed once closed and empty. */
   pop(process: PopProcessFunc<I>): Promise<I>;
+  /**
+   * Pops and processes the next item now, as pop does, when one is ready; undefined (nothing processed) when
+   * none is. Lets a consumer run through a backlog without a promise per item.
+   */
+  popReady?(process: PopProcessFunc<I>): I | undefined;
   hasSynced(): boolean;
   close(): void;
   isClosed(): boolean;
@@ -49,6 +54,8 @@ export class PopWaiters {
   }
 
   broadcast(): void {
+    // Every queued item broadcasts; most find nobody waiting, and must not allocate then.
+    if (this.waiters.length === 0) return;
     const ws = this.waiters;
     this.waiters = [];
     for (const w of ws) w();

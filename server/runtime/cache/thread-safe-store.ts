@@ -16,11 +16,14 @@ type Indices = Map<string, Map<string, Set<string>>>;
 export class ThreadSafeStore<T> {
   private items = new Map<string, T>();
   private indexers: Indexers<T>;
+  /** The indexers as a list, read on every write (Object.entries would build a new one each time). */
+  private indexerList: [string, IndexFunc<T>][];
   private indices: Indices = new Map();
   private rv = '';
 
   constructor(indexers: Indexers<T> = {}) {
     this.indexers = { ...indexers };
+    this.indexerList = Object.entries(this.indexers);
   }
 
   get size(): number {
@@ -106,6 +109,7 @@ export class ThreadSafeStore<T> {
     if (conflicts.length > 0) throw new Error(`indexer conflict: ${conflicts.join(', ')}`);
     for (const [name, fn] of Object.entries(newIndexers)) {
       this.indexers[name] = fn;
+      this.indexerList.push([name, fn]);
       for (const [key, obj] of this.items) this.updateIndex(name, fn, undefined, obj, key);
     }
   }
@@ -149,7 +153,11 @@ export class ThreadSafeStore<T> {
   }
 
   private updateIndices(oldObj: T | undefined, newObj: T | undefined, key: string): void {
-    for (const [name, fn] of Object.entries(this.indexers)) this.updateIndex(name, fn, oldObj, newObj, key);
+    const list = this.indexerList;
+    for (let i = 0; i < list.length; i++) {
+      const [name, fn] = list[i] as [string, IndexFunc<T>];
+      this.updateIndex(name, fn, oldObj, newObj, key);
+    }
   }
 
   private updateIndex(name: string, fn: IndexFunc<T>, oldObj: T | undefined, newObj: T | undefined, key: string): void {
