@@ -63,6 +63,20 @@ describe('delta_fifo_test', () => {
     }
   });
 
+  it('popReady processes the next key with all its deltas at once, and does nothing when none is queued', () => {
+    const f = fifo();
+    const processed: unknown[] = [];
+    const process = (d: Deltas<TObj>): void => void processed.push(d.map((x) => (x.object as TObj).val));
+    expect(f.popReady(process)).toBeUndefined();
+    f.add(mk('foo', 1));
+    f.add(mk('bar', 2));
+    f.update(mk('foo', 3));
+    expect(f.popReady(process)?.length).toBe(2);
+    expect(f.popReady(process)?.length).toBe(1);
+    expect(f.popReady(process)).toBeUndefined();
+    expect(processed).toEqual([[1, 3], [2]]);
+  });
+
   it('TestDeltaFIFO_requeueOnPop', async () => {
     const f = fifo();
     f.add(mk('foo', 10));

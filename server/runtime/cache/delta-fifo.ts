@@ -161,6 +161,13 @@ export class DeltaFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<De
         if (this.closed) throw ErrFIFOClosed;
         await this.waiters.wait();
       }
+      const popped = this.popReady(process);
+      if (popped) return popped;
+    }
+  }
+
+  popReady(process: PopProcessFunc<Deltas<T>>): Deltas<T> | undefined {
+    while (this.queue.length > 0) {
       const isInInitialList = !this.hasSynced();
       const key = this.queue.shift() as string;
       const deltas = this.items.get(key);
@@ -190,6 +197,7 @@ export class DeltaFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<De
       if (failed) throw failure;
       return deltas;
     }
+    return undefined;
   }
 
   protected override queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {

@@ -42,6 +42,22 @@ describe('the_real_fifo_test', () => {
     ]);
   });
 
+  it('popReady processes the head at once, as pop would, and does nothing when the queue is empty', () => {
+    const f = fifo();
+    const processed: unknown[] = [];
+    const process = (d: Deltas<TObj>, initial: boolean): void => void processed.push([val(d), initial]);
+    expect(f.popReady(process)).toBeUndefined();
+    f.add(mk('foo', 1));
+    f.update(mk('foo', 2));
+    expect(f.popReady(process)?.map((d) => d.type)).toEqual(['Added']);
+    expect(f.popReady(process)?.map((d) => d.type)).toEqual(['Updated']);
+    expect(f.popReady(process)).toBeUndefined();
+    expect(processed).toEqual([
+      [1, false],
+      [2, false],
+    ]);
+  });
+
   it('requires knownObjects', () => {
     expect(() => new RealFIFO<TObj>({ knownObjects: undefined as unknown as KeyListerGetter<TObj> })).toThrow();
   });

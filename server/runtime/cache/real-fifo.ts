@@ -134,6 +134,15 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
       if (this.closed) throw ErrFIFOClosed;
       await this.waiters.wait();
     }
+    return this.popHead(process);
+  }
+
+  popReady(process: PopProcessFunc<Deltas<T>>): Deltas<T> | undefined {
+    return this.length === 0 ? undefined : this.popHead(process);
+  }
+
+  /** Takes the head entry and processes it; only called when one is queued. */
+  private popHead(process: PopProcessFunc<Deltas<T>>): Deltas<T> {
     const isInInitialList = !this.hasSynced();
     const entry = this.entries[this.head] as Entry<T>;
     this.entries[this.head] = undefined as unknown as Entry<T>;
