@@ -154,6 +154,36 @@ describe('reflector_test', () => {
     await done;
   });
 
+  it('the type filter compares apiVersion and kind whole; an object declaring neither is kept', async () => {
+    ctl = new AbortController();
+    const store = fresh();
+    const w = new ScriptedWatch();
+    const r = reflector(
+      funcLW(
+        () => listOf('1'),
+        () => w,
+      ),
+      store,
+    );
+    const done = r.listAndWatch(ctl.signal);
+    await flushMicrotasks();
+    const named = (name: string, apiVersion: string | undefined, kind: string | undefined): KubeObject => ({
+      ...(apiVersion !== undefined ? { apiVersion } : {}),
+      ...(kind !== undefined ? { kind } : {}),
+      metadata: { namespace: 'ns', name, resourceVersion: '2' },
+    });
+    w.push({ type: 'ADDED', object: named('apps', 'apps/v1', 'Pod') });
+    w.push({ type: 'ADDED', object: named('longer', 'v1', 'Pods') });
+    w.push({ type: 'ADDED', object: named('split', 'v1/P', 'od') });
+    w.push({ type: 'ADDED', object: named('bare', undefined, undefined) });
+    w.push({ type: 'ADDED', object: named('no-kind', 'v1', undefined) });
+    w.push({ type: 'ADDED', object: named('match', 'v1', 'Pod') });
+    await flushMicrotasks();
+    expect(store.listKeys().sort()).toEqual(['ns/bare', 'ns/match', 'ns/no-kind']);
+    ctl.abort();
+    await done;
+  });
+
   it('TestReflectorListAndWatch: list {RV "0", limit 500}, watch {RV of the list, bookmarks}', async () => {
     ctl = new AbortController();
     const w = new ScriptedWatch();

@@ -5,7 +5,6 @@ import type { WatchStream } from '../client/lister-watcher';
 import type { Clock } from '../util/clock';
 import { ApiError } from '../util/errors';
 import { metaOf } from './keys';
-import { gvkIdOf } from '../client/gvk';
 import { objectRef } from './object-ref';
 import { ErrStopRequested, VeryShortWatchError, isResourceExpired } from './reflector-errors';
 import type { ReflectorReporter } from './reflector-reporter';
@@ -83,54 +82,52 @@ export interface WatchResult {
   initialEventsEnd: boolean;
 }
 
-export async function handleWatch<T extends KubeObject>(
-  w: OpenWatch<T>,
-  o: HandleWatchOptions<T>,
-): Promise<WatchResult> {
-  const start = o.clock.now();
-  let events = 0;
-  let initialEventsEnd = false;
-  let deferRV = o.watchRV === '' || o.watchRV === '0';
-  // One wake-up per pending read, so a long watch does not pile reactions on a shared promise.
-  let wake: ((s: WatchStop) => void) | undefined;
-  o.stops.listen((s) => wake?.(s));
-  const onAbort = (): void => o.stops.raise({ stop: 'abort' });
-  if (o.signal.aborted) onAbort();
-  else o.signal.addEventListener('abort', onAbort, { once: true });
-  const finish = (reason: string, err?: unknown, keepOpen = false): WatchResult => {
-    o.signal.removeEventListener('abort', onAbort);
-    o.stops.listen(undefined);
-    if (!keepOpen) {
-      w.stream.stop();
-      o.report.watchEnd(o.resourceVersion(), events, start, reason, err);
-    }
-    return { err, initialEventsEnd };
-  };
-  try {
-    for (;;) {
-      const next: IteratorResult<WatchEvent<T>> | WatchStop =
-        o.stops.pending ??
-        (await new Promise<IteratorResult<WatchEvent<T>> | WatchStop>((resolve, reject) => {
-          wake = resolve;
-          w.it.next().then(resolve, reject);
-        }));
-      wake = undefined;
-      if ('stop' in next) {
-        return next.stop === 'abort' ? finish('stopped', ErrStopRequested) : finish('error', next.err);
+/**
+ * Reads the stream with one callback per event rather than an await loop: a read that resolves calls straight
+ * into the event's processing, so an event costs one promise job instead of three and no promise of its own.
+ * A stop (abort, failed resync) ends a pending read at once; one raised while an event is processed ends the
+ * watch before the next read, and an event already read is still applied.
+ */
+export function handleWatch<T extends KubeObject>(w: OpenWatch<T>, o: HandleWatchOptions<T>): Promise<WatchResult> {
+  return new Promise<WatchResult>((resolve) => {
+    const start = o.clock.now();
+    let events = 0;
+    let initialEventsEnd = false;
+    let deferRV = o.watchRV === '' || o.watchRV === '0';
+    let finished = false;
+    const onAbort = (): void => o.stops.raise({ stop: 'abort' });
+    const finish = (reason: string, err?: unknown, keepOpen = false): void => {
+      if (finished) return;
+      finished = true;
+      o.signal.removeEventListener('abort', onAbort);
+      o.stops.listen(undefined);
+      if (!keepOpen) {
+        w.stream.stop();
+        o.report.watchEnd(o.resourceVersion(), events, start, reason, err);
       }
+      resolve({ err, initialEventsEnd });
+    };
+    const stopWith = (s: WatchStop): void =>
+      s.stop === 'abort' ? finish('stopped', ErrStopRequested) : finish('error', s.err);
+    const fail = (err: unknown): void => finish('error', err);
+
+    /** Applies one read; true when the watch reads on. */
+    const step = (next: IteratorResult<WatchEvent<T>>): boolean => {
       if (next.done) {
         const lasted = o.clock.now() - start;
-        if (lasted < 1000 && events === 0) return finish('too-short', new VeryShortWatchError(o.name));
-        return finish(lasted >= o.timeoutSeconds * 1000 ? 'timeout' : 'closed');
+        if (lasted < 1000 && events === 0) finish('too-short', new VeryShortWatchError(o.name));
+        else finish(lasted >= o.timeoutSeconds * 1000 ? 'timeout' : 'closed');
+        return false;
       }
       const ev = next.value;
       if (ev.type === 'ERROR') {
         const apiErr = ApiError.fromStatus(ev.object as KubeStatus);
-        return finish(isResourceExpired(apiErr) ? 'expired' : 'error', apiErr);
+        finish(isResourceExpired(apiErr) ? 'expired' : 'error', apiErr);
+        return false;
       }
       const obj = ev.object as T;
-      if (!metaOf(obj)) continue;
-      if (o.filterGVK && gvkIdOf(obj, o.filterGVK) !== o.filterGVK) continue;
+      if (!metaOf(obj)) return true;
+      if (o.filterGVK && !declaresGvkId(obj, o.filterGVK)) return true;
       events++;
       applyEvent(o, ev.type, obj);
       if (ev.type === 'BOOKMARK' && obj.metadata.annotations?.[INITIAL_EVENTS_END_ANNOTATION] === 'true') {
@@ -142,11 +139,51 @@ export async function handleWatch<T extends KubeObject>(
         o.setResourceVersion(rv);
         o.store.updateResourceVersion?.(rv);
       }
-      if (o.exitOnInitialEventsEnd && initialEventsEnd) return finish('initial events end', undefined, true);
+      if (o.exitOnInitialEventsEnd && initialEventsEnd) {
+        finish('initial events end', undefined, true);
+        return false;
+      }
+      return true;
+    };
+
+    const onRead = (next: IteratorResult<WatchEvent<T>>): void => {
+      if (finished) return;
+      try {
+        if (step(next)) read();
+      } catch (err) {
+        fail(err);
+      }
+    };
+    // A stop raised before or between reads wins over the next read.
+    const read = (): void => {
+      if (finished) return;
+      const pending = o.stops.pending;
+      if (pending) return stopWith(pending);
+      w.it.next().then(onRead, fail);
+    };
+
+    // A stop is acted on a job later, as a read's result is, so neither overtakes work already queued.
+    o.stops.listen((s) => queueMicrotask(() => stopWith(s)));
+    if (o.signal.aborted) onAbort();
+    else o.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      read();
+    } catch (err) {
+      fail(err);
     }
-  } catch (err) {
-    return finish('error', err);
-  }
+  });
+}
+
+/** gvkIdOf(obj, gvkId) === gvkId (an object lacking apiVersion or kind passes), without building the string. */
+function declaresGvkId(obj: KubeObject, gvkId: string): boolean {
+  const { apiVersion, kind } = obj as { apiVersion?: unknown; kind?: unknown };
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !apiVersion || !kind) return true;
+  return (
+    gvkId.length === apiVersion.length + 1 + kind.length &&
+    gvkId.startsWith(apiVersion) &&
+    gvkId.charCodeAt(apiVersion.length) === 47 /* '/' */ &&
+    gvkId.endsWith(kind)
+  );
 }
 
 function applyEvent<T extends KubeObject>(o: HandleWatchOptions<T>, type: WatchEvent['type'], obj: T): void {
