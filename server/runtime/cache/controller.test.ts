@@ -104,6 +104,34 @@ describe('controller_test', () => {
     expect(indexer.list()).toEqual([]);
   });
 
+  it('processDeltas on a store without upsert: get, then add for a new key and update for a known one', () => {
+    const items = new Map<string, KubeObject>();
+    const calls: string[] = [];
+    const keyOf = (o: KubeObject): string => `ns/${o.metadata.name}`;
+    const store = {
+      get: (o: KubeObject) => (calls.push('get'), items.get(keyOf(o))),
+      add: (o: KubeObject) => void (calls.push('add'), items.set(keyOf(o), o)),
+      update: (o: KubeObject) => void (calls.push('update'), items.set(keyOf(o), o)),
+      delete: () => void calls.push('delete'),
+    };
+    const seen: string[] = [];
+    const handler: ResourceEventHandler<KubeObject> = {
+      onAdd: (o) => seen.push(`add ${o.metadata.resourceVersion}`),
+      onUpdate: (old, n) => seen.push(`update ${old.metadata.resourceVersion}→${n.metadata.resourceVersion}`),
+    };
+    processDeltas(
+      handler,
+      store,
+      [
+        { type: 'Added', object: pod('a', '1') },
+        { type: 'Updated', object: pod('a', '2') },
+      ],
+      false,
+    );
+    expect(calls).toEqual(['get', 'add', 'get', 'update']);
+    expect(seen).toEqual(['add 1', 'update 1→2']);
+  });
+
   it('FilteringResourceEventHandler: updates crossing the filter become adds or deletes', () => {
     const history: string[] = [];
     const h = filteringResourceEventHandler<KubeObject>(

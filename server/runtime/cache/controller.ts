@@ -115,6 +115,8 @@ export interface DeltaStore<T> {
   add(obj: T): void;
   update(obj: T): void;
   delete(obj: T | DeletedFinalStateUnknown<T>): void;
+  /** get then add-or-update in one step, returning what get would have (the indexer has it). */
+  upsert?(obj: T): T | undefined;
 }
 
 /**
@@ -135,14 +137,16 @@ export function processDeltas<T>(
       continue;
     }
     const live = obj as T;
-    const old = store.get(live);
-    if (old !== undefined) {
-      store.update(live);
-      handler.onUpdate?.(old, live);
+    let old: T | undefined;
+    if (store.upsert) {
+      old = store.upsert(live);
     } else {
-      store.add(live);
-      handler.onAdd?.(live, isInInitialList);
+      old = store.get(live);
+      if (old !== undefined) store.update(live);
+      else store.add(live);
     }
+    if (old !== undefined) handler.onUpdate?.(old, live);
+    else handler.onAdd?.(live, isInInitialList);
   }
 }
 

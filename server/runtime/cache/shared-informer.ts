@@ -260,9 +260,10 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
     onAdd: (obj, isInInitialList) => this.processor.distribute({ type: 'add', obj, isInInitialList }, false),
     onUpdate: (oldObj, newObj) => {
       // Same resourceVersion = nothing changed: only listeners due a resync hear about it.
-      const oldRV = metaOf(oldObj)?.resourceVersion;
+      const oldMeta = metaOf(oldObj);
+      const newMeta = metaOf(newObj);
       const isSync =
-        metaOf(oldObj) !== undefined && metaOf(newObj) !== undefined && oldRV === metaOf(newObj)?.resourceVersion;
+        oldMeta !== undefined && newMeta !== undefined && oldMeta.resourceVersion === newMeta.resourceVersion;
       this.processor.distribute({ type: 'update', oldObj, newObj, resync: isSync }, isSync);
     },
     onDelete: (obj: T | DeletedFinalStateUnknown<T>) => this.processor.distribute({ type: 'delete', obj }, false),

@@ -33,6 +33,14 @@ function doTestStore(store: Store<TestObj>): void {
 describe('store_test', () => {
   it('TestCache', () => doTestStore(newStore<TestObj>(idKey)));
 
+  it('upsert stores the object and returns what its key held before', () => {
+    const store = newStore<TestObj>(idKey, { indexers: {} });
+    expect(store.upsert(mk('foo', 'a'))).toBeUndefined();
+    expect(store.upsert(mk('foo', 'b'))).toEqual(mk('foo', 'a'));
+    expect(store.getByKey('foo')).toEqual(mk('foo', 'b'));
+    expect(store.size).toBe(1);
+  });
+
   it('TestCache with a transformer', () => {
     const store = new CacheStore<TestObj>({ keyFunc: idKey, transformer: (o) => ({ ...o }) });
     doTestStore(store);

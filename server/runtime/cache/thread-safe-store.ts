@@ -34,11 +34,13 @@ export class ThreadSafeStore<T> {
     this.update(key, obj);
   }
 
-  update(key: string, obj: T): void {
+  /** Stores obj under key; returns what was stored there before. */
+  update(key: string, obj: T): T | undefined {
     const old = this.items.get(key);
     this.items.set(key, obj);
     this.updateIndices(old, obj, key);
     this.noteRv(obj);
+    return old;
   }
 
   delete(key: string): void {
@@ -133,8 +135,8 @@ export class ThreadSafeStore<T> {
   }
 
   private noteRv(obj: T): void {
-    const rv = metaOf(obj)?.resourceVersion;
-    if (metaOf(obj)) this.rv = rv ?? '';
+    const meta = metaOf(obj);
+    if (meta) this.rv = meta.resourceVersion ?? '';
   }
 
   private indexFunc(indexName: string): IndexFunc<T> {
