@@ -1,74 +1,241 @@
-// The browser part of `npm run bench`: the real product under the storm workload, each heavy panel open in
-// Debian's Chromium for a fixed window, measuring frames per second (requestAnimationFrame) and long tasks
-// (PerformanceObserver 'longtask', tasks over 50 ms). The web app is built for production first; a
-// development React build would measure something no user runs.
+// The browser part of `npm run bench`: the real product (`controller-scope run bench/browser-load.ts` on the
+// sandbox, a child process as `npm start` runs it) in Debian's headless Chromium, the web app built for
+// production first (a development React build would measure something no user runs).
+//   1. Under load — LOAD_OBJECTS cached ConfigMaps patched at LOAD_RATE writes/s through the sandbox's HTTP API,
+//      each a watch event the informer indexes and a controller reconciles: time to first render of the
+//      overview (navigation start → the load controller's lane in the DOM), then frames per second
+//      (requestAnimationFrame) and long tasks (PerformanceObserver 'longtask') over a window on each heavy panel.
+//   2. A cache of `keys` ConfigMaps, no writes: the Indexer listing all of them (navigation → caption says all
+//      keys are listed), and searches typed into it (input event → caption and first row show the match).
+import type { Page } from 'playwright-core';
 import { buildWeb, findChromium, launchChromium, startProduct } from '../test/e2e/support/product';
+import { fmtCount } from '../web/components/format';
+import { loadKey } from './browser-load';
+import {
+  FIRST_RENDER,
+  frameWindow,
+  initScript,
+  timedSearch,
+  type FrameWindow,
+  type SearchTiming,
+} from './browser-page';
+
+export interface BrowserShape {
+  objects: number;
+  rate: number;
+  windowMs: number;
+  keys: number;
+}
+
+export const BROWSER_FULL: BrowserShape = { objects: 10_000, rate: 5_000, windowMs: 10_000, keys: 100_000 };
+export const BROWSER_QUICK: BrowserShape = { objects: 2_000, rate: 1_000, windowMs: 3_000, keys: 10_000 };
+
+export const TARGETS = { fps: 50, longTaskMs: 100, firstRenderMs: 1000, searchMs: 100 } as const;
 
 export interface PanelFrameFigure {
   panel: string;
   fps: number;
   longTasks: number;
-  over100ms: number;
   maxLongTaskMs: number;
+  /** Writes/s the sandbox sustained during the window (what the load module printed). */
+  writesPerSecond: number;
 }
 
-const PANELS = ['overview', 'workqueue', 'controller'];
+export interface SearchFigure {
+  query: string;
+  matches: number;
+  renderedMs: number;
+  frameMs: number;
+}
 
-export async function benchBrowser(opts: { windowMs: number; stormRate: number }): Promise<string[]> {
-  const chromium = findChromium();
-  if (!chromium) return ['browser: not measured (no chromium on PATH)'];
-  buildWeb();
-  const product = await startProduct();
-  const browser = await launchChromium(chromium);
-  const figures: PanelFrameFigure[] = [];
-  try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(product.url);
-    await page.waitForSelector('[data-testid^="lane-controller-"]', { timeout: 60_000 });
-    await page.click('[data-testid="nav-faults"]');
-    const w = page.locator('[data-testid="workload"]');
-    if ((await w.locator('select').count()) > 0) await w.locator('select').first().selectOption('storm');
-    else await w.locator('input').first().fill('storm');
-    await w.locator('input[type=number]').first().fill(String(opts.stormRate));
-    await w.locator('[data-testid="workload-start"]').click();
-    await page.waitForTimeout(8000);
-    for (const panel of PANELS) {
-      await page.evaluate(`window.location.hash = '#/${panel}?controller=flaky'`);
-      await page.waitForTimeout(1500);
-      await page.evaluate(`(() => {
-        window.__lt = []; window.__frames = 0; window.__on = true;
-        new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__lt.push(e.duration); }).observe({ type: 'longtask' });
-        const f = () => { if (!window.__on) return; window.__frames++; requestAnimationFrame(f); };
-        requestAnimationFrame(f);
-      })()`);
-      await page.waitForTimeout(opts.windowMs);
-      const r = (await page.evaluate(
-        '(() => { window.__on = false; return { frames: window.__frames, lt: window.__lt }; })()',
-      )) as {
-        frames: number;
-        lt: number[];
-      };
-      figures.push({
-        panel,
-        fps: r.frames / (opts.windowMs / 1000),
-        longTasks: r.lt.length,
-        over100ms: r.lt.filter((d) => d > 100).length,
-        maxLongTaskMs: Math.max(0, ...r.lt),
-      });
+export interface BrowserFigures {
+  shape: BrowserShape;
+  source: string;
+  seedMs?: number;
+  firstRenderMs: number;
+  panels: PanelFrameFigure[];
+  indexer: { keys: number; listMs?: number; listCaption?: string; searches: SearchFigure[]; error?: string };
+}
+
+const PANELS = ['overview', 'controller', 'workqueue', 'indexer'] as const;
+const ROUTE = '?controller=load&informer=v1/ConfigMap';
+const LIST = '[data-testid="cache-key-list"]';
+const CAPTION = '[data-testid="cache-key-list-count"]';
+const SEARCH_INPUT = '[data-testid="cache-keys"] input';
+
+/** The product's "load: …" lines, kept with when they were printed. */
+class LoadLog {
+  seedMs?: number;
+  private seeded?: () => void;
+  readonly seededP = new Promise<void>((ok) => (this.seeded = ok));
+  private readonly rates: { at: number; n: number }[] = [];
+  private buf = '';
+  feed = (text: string): void => {
+    this.buf += text;
+    const lines = this.buf.split('\n');
+    this.buf = lines.pop() ?? '';
+    for (const l of lines) {
+      const seed = /load: seeded \d+ in (\d+) ms/.exec(l);
+      if (seed) {
+        this.seedMs = Number(seed[1]);
+        this.seeded?.();
+      }
+      const r = /load: (\d+) updates\/s/.exec(l);
+      if (r) this.rates.push({ at: performance.now(), n: Number(r[1]) });
     }
-    await page.click('[data-testid="nav-faults"]');
-    await page.locator('[data-testid="workload"] button', { hasText: 'Stop' }).click();
+  };
+  ratesBetween(from: number, to: number): number {
+    const in_ = this.rates.filter((r) => r.at > from && r.at <= to + 1000);
+    return in_.length ? in_.reduce((s, r) => s + r.n, 0) / in_.length : 0;
+  }
+}
+
+async function underLoad(page: Page, shape: BrowserShape, url: string, log: LoadLog) {
+  await page.addInitScript(initScript('[data-testid="lane-controller-load"]'));
+  await page.goto(`${url}#/overview${ROUTE}`);
+  const firstRenderMs = (await page.evaluate(FIRST_RENDER)) as number;
+  const panels: PanelFrameFigure[] = [];
+  for (const panel of PANELS) {
+    await page.evaluate(`window.location.hash = '#/${panel}${ROUTE}'`);
+    await page.waitForSelector(`[data-testid="panel-${panel}"]`, { timeout: 30_000 });
+    await page.waitForTimeout(1500);
+    const from = performance.now();
+    const w = (await page.evaluate(frameWindow(shape.windowMs))) as FrameWindow;
+    panels.push({
+      panel,
+      fps: w.frames / (w.ms / 1000),
+      longTasks: w.longTasks.length,
+      maxLongTaskMs: Math.max(0, ...w.longTasks.map((t) => t.duration)),
+      writesPerSecond: log.ratesBetween(from, performance.now()),
+    });
+  }
+  return { firstRenderMs, panels };
+}
+
+function parseCount(s: string): number {
+  const m = /^([\d.,]+)(k|M)?/.exec(s);
+  if (!m?.[1]) return NaN;
+  const n = Number(m[1].replace(/,/g, ''));
+  return m[2] === 'k' ? n * 1000 : m[2] === 'M' ? n * 1_000_000 : n;
+}
+
+async function indexer(page: Page, shape: BrowserShape, url: string): Promise<BrowserFigures['indexer']> {
+  const out: BrowserFigures['indexer'] = { keys: shape.keys, searches: [] };
+  const t0 = Date.now();
+  await page.goto(`${url}#/indexer${ROUTE}`);
+  const caption = page.locator(CAPTION);
+  try {
+    // Listed: the caption names every key (no "N of M shown").
+    await page.waitForFunction(
+      ([sel, keys]) => {
+        const t = document.querySelector(sel as string)?.textContent ?? '';
+        const m = /^([\d.,]+)(k|M)? keys$/.exec(t);
+        if (!m?.[1]) return false;
+        const n = Number(m[1].replace(/,/g, '')) * (m[2] === 'k' ? 1000 : m[2] === 'M' ? 1e6 : 1);
+        return n >= (keys as number);
+      },
+      [CAPTION, shape.keys] as const,
+      { timeout: 30_000, polling: 'raf' },
+    );
+    out.listMs = Date.now() - t0;
+  } catch {
+    out.listCaption = (await caption.textContent().catch(() => null)) ?? 'no caption';
+  }
+  out.listCaption ??= (await caption.textContent()) ?? '';
+  if (parseCount(out.listCaption) < shape.keys) out.listMs = undefined;
+  const width = String(shape.keys - 1).length;
+  const all = Array.from({ length: shape.keys }, (_, i) => `load/${loadKey(i, width)}`);
+  const full = `load/${loadKey(1234, width)}`;
+  const queries = [4, 3, 2, 1].map((cut) => full.slice(0, full.length - cut + 1));
+  try {
+    for (const query of [...queries, '']) {
+      const matches = query ? all.filter((k) => k.includes(query)).length : shape.keys;
+      const expect = query ? `${fmtCount(matches)} matching keys` : '';
+      const t = (await page.evaluate(timedSearch(SEARCH_INPUT, LIST, CAPTION, expect, query, 20_000))) as SearchTiming;
+      if (query) out.searches.push({ query, matches, ...t });
+      await page.waitForTimeout(300);
+    }
+  } catch (e) {
+    out.error = (e as Error).message;
+  }
+  return out;
+}
+
+export async function benchBrowser(shape: BrowserShape, screenshot?: string): Promise<BrowserFigures | string> {
+  const chromium = findChromium();
+  if (!chromium) return 'browser: not measured (no chromium on PATH)';
+  buildWeb();
+  const browser = await launchChromium(chromium);
+  const load = new LoadLog();
+  const viewport = { width: 1280, height: 800 };
+  try {
+    const env = { LOAD_OBJECTS: String(shape.objects), LOAD_RATE: String(shape.rate) };
+    const product = await startProduct(['run', 'bench/browser-load.ts'], { env, onOutput: load.feed });
+    let loaded: Awaited<ReturnType<typeof underLoad>>;
+    try {
+      await load.seededP;
+      const page = await browser.newPage({ viewport });
+      loaded = await underLoad(page, shape, product.url, load);
+      await page.close();
+    } finally {
+      await product.stop();
+    }
+    const cache = new LoadLog();
+    const keysEnv = { LOAD_OBJECTS: String(shape.keys), LOAD_RATE: '0' };
+    const big = await startProduct(['run', 'bench/browser-load.ts'], { env: keysEnv, onOutput: cache.feed });
+    let idx: BrowserFigures['indexer'];
+    try {
+      await cache.seededP;
+      const page = await browser.newPage({ viewport });
+      idx = await indexer(page, shape, big.url);
+      if (screenshot) await page.screenshot({ path: screenshot });
+      await page.close();
+    } finally {
+      await big.stop();
+    }
+    return {
+      shape,
+      source:
+        'bench/browser-load.ts under `controller-scope run` on the sandbox: merge patches through its HTTP API, ' +
+        'each a watch event indexed by the informer and reconciled by controller "load"',
+      ...(load.seedMs !== undefined ? { seedMs: load.seedMs } : {}),
+      ...loaded,
+      indexer: idx,
+    };
   } finally {
     await browser.close();
-    await product.stop();
   }
-  return [
-    `Browser (Chromium, 1280×800, storm at ${opts.stormRate}/s, ${opts.windowMs / 1000} s per panel):`,
+}
+
+const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+
+export function browserLines(f: BrowserFigures | string): string[] {
+  if (typeof f === 'string') return [f];
+  const s = f.shape;
+  const lines = [
+    `Browser (Chromium headless, 1280×800; ${fmtCount(s.objects)} cached ConfigMaps, ${fmtCount(s.rate)} writes/s asked, ` +
+      `${s.windowMs / 1000} s per panel):`,
+    `  load: ${f.source}`,
     '',
-    ...figures.map(
-      (f) =>
-        `  ${f.panel.padEnd(11)} ${f.fps.toFixed(1).padStart(5)} fps · ${String(f.longTasks).padStart(3)} long tasks · ` +
-        `${String(f.over100ms).padStart(3)} over 100 ms · longest ${f.maxLongTaskMs.toFixed(0)} ms`,
+    `  first render of the overview  ${f.firstRenderMs.toFixed(0).padStart(6)} ms   target ≤ ${TARGETS.firstRenderMs} ms: ${verdict(f.firstRenderMs <= TARGETS.firstRenderMs)}`,
+    ...f.panels.map(
+      (p) =>
+        `  ${p.panel.padEnd(11)} ${p.fps.toFixed(1).padStart(5)} fps (≥ ${TARGETS.fps}: ${verdict(p.fps >= TARGETS.fps)}) · ` +
+        `${String(p.longTasks).padStart(3)} long tasks, longest ${p.maxLongTaskMs.toFixed(0).padStart(4)} ms ` +
+        `(≤ ${TARGETS.longTaskMs}: ${verdict(p.maxLongTaskMs <= TARGETS.longTaskMs)}) · ` +
+        `${fmtCount(p.writesPerSecond)} writes/s sustained`,
     ),
+    '',
+    `  Indexer, ${fmtCount(f.indexer.keys)} keys: ` +
+      (f.indexer.listMs !== undefined
+        ? `all listed in ${f.indexer.listMs} ms (navigation → caption "${f.indexer.listCaption}")`
+        : `NOT all listed (caption "${f.indexer.listCaption}")`),
+    ...f.indexer.searches.map(
+      (q) =>
+        `  search "${q.query}" → ${fmtCount(q.matches).padStart(6)} keys in ${q.renderedMs.toFixed(0).padStart(4)} ms ` +
+        `(painted frame ${q.frameMs.toFixed(0)} ms)   target ≤ ${TARGETS.searchMs} ms: ${verdict(q.frameMs <= TARGETS.searchMs)}`,
+    ),
+    ...(f.indexer.error ? [`  search NOT measured: ${f.indexer.error}`] : []),
   ];
+  return lines;
 }

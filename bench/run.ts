@@ -3,17 +3,17 @@
 //   --quick       small shapes, one repetition: a smoke run
 //   --no-go       skip the Go peers (no Go toolchain)
 //   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
-//   --no-browser  skip the dashboard's frame rate in Chromium under the storm workload
+//   --no-browser  skip the dashboard in Chromium (frame rate and long tasks under load, first render, Indexer search)
 //   --no-ingest   skip ingest from bytes (realistic Pods over HTTP, each peer in its own process)
 //   --no-scale    skip the scale run (100,000 cached objects, the dashboard and one socket client; --quick: 5,000)
 //   --only LIST   run only these parts, comma-separated: inproc (workqueue, rate-limited queue, informer and
-//                 their client-go peers), ingest, latency, probe, scale (e.g. --only inproc or --only ingest,latency)
+//                 their client-go peers), ingest, latency, probe, scale, browser (e.g. --only inproc or --only ingest,latency)
 // Figures are also written to bench/results/latest.json; a run with --only keeps the figures of the parts it
 // did not run from the file (its "measured" field dates each part).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { benchBrowser } from './browser';
+import { BROWSER_FULL, BROWSER_QUICK, benchBrowser, browserLines, type BrowserFigures } from './browser';
 import { benchGoBridge } from './go-bridge';
 import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
@@ -37,7 +37,7 @@ const part = (name: string): boolean => !onlyParts || onlyParts.has(name);
 const quick = args.has('--quick');
 const withGo = !args.has('--no-go') && (part('ingest') || part('inproc'));
 const withSandbox = !args.has('--no-sandbox') && !onlyParts;
-const withBrowser = !args.has('--no-browser') && !onlyParts;
+const withBrowser = !args.has('--no-browser') && part('browser');
 const withIngest = !args.has('--no-ingest') && part('ingest');
 const withLatency = !args.has('--no-sandbox') && part('latency');
 const withProbe = part('probe');
@@ -196,10 +196,13 @@ async function main(): Promise<void> {
   }
 
   const browser: string[] = [];
+  let browserFigures: BrowserFigures | undefined;
   if (withBrowser) {
-    log('browser: the dashboard in Chromium under the storm workload…');
+    log('browser: the dashboard in Chromium under load, then the Indexer over a large cache…');
     try {
-      browser.push(...(await benchBrowser({ windowMs: quick ? 5000 : 10_000, stormRate: 40 })));
+      const f = await benchBrowser(quick ? BROWSER_QUICK : BROWSER_FULL);
+      if (typeof f !== 'string') browserFigures = f;
+      browser.push(...browserLines(f));
     } catch (e) {
       notes.push(`browser not measured: ${(e as Error).message.split('\n')[0]}`);
     }
@@ -255,7 +258,7 @@ async function main(): Promise<void> {
     reconcileLatency: { ran: withLatency, value: latency },
     scale: { ran: withScale, value: scale },
     watchDelivery: { ran: withSandbox, value: delivery },
-    browser: { ran: withBrowser, value: browser },
+    browser: { ran: withBrowser, value: browserFigures ?? browser },
   };
   // A run of some parts (--only) keeps the other parts' figures from the run before, each with its date.
   const file = `${resultsDir}latest.json`;

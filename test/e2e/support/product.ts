@@ -34,13 +34,25 @@ export interface RunningProduct {
   stop(): Promise<void>;
 }
 
+export interface StartOptions {
+  /** Added to the product's environment. */
+  env?: Record<string, string>;
+  /** Every chunk the product prints, stdout and stderr. */
+  onOutput?: (text: string) => void;
+}
+
 /** args: what follows `controller-scope` (default none: the sandbox with the example controllers). */
-export async function startProduct(args: readonly string[] = []): Promise<RunningProduct> {
+export async function startProduct(args: readonly string[] = [], opts: StartOptions = {}): Promise<RunningProduct> {
   const child: ChildProcess = spawn(process.execPath, ['bin/controller-scope.mjs', ...args, '--port', '0'], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, NO_COLOR: '1' },
+    env: { ...process.env, ...opts.env, NO_COLOR: '1' },
   });
+  if (opts.onOutput) {
+    const tell = opts.onOutput;
+    child.stdout?.on('data', (b: Buffer) => tell(b.toString()));
+    child.stderr?.on('data', (b: Buffer) => tell(b.toString()));
+  }
   let out = '';
   const url = await new Promise<string>((ok, fail) => {
     const timer = setTimeout(() => fail(new Error(`no dashboard URL printed within 120s:\n${out}`)), 120_000);

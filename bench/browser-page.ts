@@ -1,0 +1,101 @@
+// What the browser bench runs inside the page: observers installed before the app's first script (long tasks,
+// the moment a selector first appears), a requestAnimationFrame counter over a window, and a search typed into
+// an input timed until a caption says the filtered list is in the DOM. Strings, because they run in Chromium.
+
+export interface LongTask {
+  start: number;
+  duration: number;
+}
+
+export interface FrameWindow {
+  frames: number;
+  ms: number;
+  longTasks: LongTask[];
+}
+
+/** Installed with page.addInitScript: long tasks from navigation start, and when `selector` first matched. */
+export function initScript(selector: string): string {
+  return `(() => {
+    const b = (window.__bench = { longTasks: [], firstAt: undefined });
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) b.longTasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+    const sel = ${JSON.stringify(selector)};
+    const seen = () => {
+      if (b.firstAt === undefined && document.querySelector(sel)) {
+        b.firstAt = performance.now();
+        mo.disconnect();
+      }
+    };
+    const mo = new MutationObserver(seen);
+    mo.observe(document, { childList: true, subtree: true });
+  })()`;
+}
+
+/** Resolves with the first-render time (ms since navigation start) once the selector has matched. */
+export const FIRST_RENDER = `new Promise((ok) => {
+  const poll = () => (window.__bench.firstAt !== undefined ? ok(window.__bench.firstAt) : setTimeout(poll, 20));
+  poll();
+})`;
+
+/** Counts frames and collects long tasks for `ms`. */
+export function frameWindow(ms: number): string {
+  return `new Promise((ok) => {
+    const b = window.__bench;
+    const from = b.longTasks.length;
+    let frames = 0;
+    let on = true;
+    const t0 = performance.now();
+    const f = () => { if (!on) return; frames++; requestAnimationFrame(f); };
+    requestAnimationFrame(f);
+    setTimeout(() => {
+      on = false;
+      ok({ frames, ms: performance.now() - t0, longTasks: b.longTasks.slice(from) });
+    }, ${ms});
+  })`;
+}
+
+export interface SearchTiming {
+  /** From the input event to the caption naming the expected count with the first row matching. */
+  renderedMs: number;
+  /** The same, to the next animation frame after it (the frame that paints it). */
+  frameMs: number;
+}
+
+/**
+ * Types `query` into the input at once (one input event, as a paste would) and times it until the list's
+ * caption starts with `caption` and its first row contains the query.
+ */
+export function timedSearch(
+  input: string,
+  list: string,
+  captionEl: string,
+  caption: string,
+  query: string,
+  timeoutMs: number,
+): string {
+  return `new Promise((ok, fail) => {
+    const el = document.querySelector(${JSON.stringify(input)});
+    if (!el) return fail(new Error('no search input'));
+    const done = () => {
+      const cap = document.querySelector(${JSON.stringify(captionEl)});
+      const row = document.querySelector(${JSON.stringify(`${list} tbody tr:not(.spacer)`)});
+      return !!cap && cap.textContent.startsWith(${JSON.stringify(caption)}) &&
+        (${JSON.stringify(query)} === '' || (!!row && row.textContent.includes(${JSON.stringify(query)})));
+    };
+    let t0 = 0;
+    const finish = () => {
+      mo.disconnect();
+      clearTimeout(timer);
+      const renderedMs = performance.now() - t0;
+      requestAnimationFrame(() => ok({ renderedMs, frameMs: performance.now() - t0 }));
+    };
+    const mo = new MutationObserver(() => { if (done()) finish(); });
+    const timer = setTimeout(() => { mo.disconnect(); fail(new Error('search for "' + ${JSON.stringify(query)} + '" did not render within ${timeoutMs} ms: ' + (document.querySelector(${JSON.stringify(captionEl)})?.textContent ?? 'no caption'))); }, ${timeoutMs});
+    mo.observe(document.body, { childList: true, subtree: true, characterData: true });
+    const set = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value').set;
+    t0 = performance.now();
+    set.call(el, ${JSON.stringify(query)});
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  })`;
+}
