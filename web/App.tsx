@@ -1,13 +1,13 @@
 // The shell: top bar (connection, server, stream rate), the navigation in pipeline order, banners for the
 // states a user must not miss (no connection, version mismatch, replay, lagging), and the focused panel.
 import { failedReconciles } from '../shared/protocol/reconcile-outcomes';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import type { ReactNode } from 'react';
 import type { RuntimeView } from '../shared/protocol/view';
 import { totalQueued } from '../shared/protocol/queue-counts';
 import { PROTOCOL_VERSION } from '../shared/protocol/version';
 import { useNow, useStore, useStoreState } from './client/hooks';
-import { navigate, useRoute } from './client/route';
+import { formatRoute, navigate, parseRoute, useRoute } from './client/route';
 import { shortcutTable, useShortcuts } from './client/shortcuts';
 import type { ShortcutAction } from './client/shortcuts';
 import { useTheme } from './client/theme';
@@ -257,10 +257,18 @@ export function App({ serverHash }: { serverHash?: string }) {
   // A frozen or replayed view is read in its own time; a live one in wall time (for countdowns).
   const now =
     state.frozen || state.status.state === 'replaying' ? state.view.lastTs : Math.max(wall, state.view.lastTs);
-  const render = RENDER[route.panel];
+  // The panel renders from deferred copies of the view and the clock: React draws it in the background, in
+  // slices it can interrupt, so a busy stream never holds the page in one long task; the shell stays current.
+  const view = useDeferredValue(state.view);
+  const panelNow = useDeferredValue(now);
+  const at = formatRoute(route);
+  const panel = useMemo(() => {
+    const r = parseRoute(at);
+    return RENDER[r.panel]({ view, route: r, now: panelNow });
+  }, [at, view, panelNow]);
   return (
     <Shell state={state} route={route} now={now} theme={theme} onHelp={() => setHelp(true)}>
-      {render({ view: state.view, route, now })}
+      {panel}
       {help && <ShortcutSheet table={SHORTCUTS} onClose={() => setHelp(false)} />}
     </Shell>
   );

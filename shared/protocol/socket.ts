@@ -132,11 +132,18 @@ export interface ObjectCoordinates {
   name: string;
 }
 
+/**
+ * The most keys one cache answer carries. Keys are short strings, so a browser can list (and search) a whole
+ * large cache from one answer instead of asking again per keystroke. Other inspect limits stay at 10,000.
+ */
+export const CACHE_KEYS_MAX = 1_000_000;
+
 export type InspectRequest =
   | { target: 'object'; object: ObjectCoordinates }
   | { target: 'key'; controller: ControllerName; key: MetaNamespaceKey; limit?: number }
   | { target: 'informer'; informer: InformerId; limit?: number }
   /** The keys an informer's indexer holds now (the cache browser); search is a substring match. */
+  /** limit: at most CACHE_KEYS_MAX. */
   | { target: 'cache'; informer: InformerId; search?: string; limit?: number }
   | { target: 'events'; subscription?: Subscription; afterSeq?: number; limit?: number };
 

@@ -47,6 +47,10 @@ function defaultConnect(url: string | undefined, token: string | undefined): Das
     autoConnect: false,
     reconnectionDelay: 500,
     reconnectionDelayMax: 4000,
+    // Straight to a WebSocket: the default long-polling start costs three more round trips before the hello,
+    // each slow when the server is busy. A network that refuses WebSockets still gets long polling.
+    transports: ['websocket', 'polling'],
+    tryAllTransports: true,
     ...(token ? { auth: { token } } : {}),
   };
   return (url ? io(url, opts) : io(opts)) as DashboardSocket;

@@ -1,6 +1,6 @@
 // React's side of the store: narrow selectors through useSyncExternalStore, and a ticking clock for
 // countdowns. Components never hold their own copy of runtime data.
-import { createContext, useContext, useEffect, useState, useSyncExternalStore } from 'react';
+import { createContext, useContext, useEffect, useRef, useState, useSyncExternalStore } from 'react';
 import type { Capabilities } from '../../shared/protocol/socket';
 import type { RuntimeView } from '../../shared/protocol/view';
 import type { RuntimeStore, StoreState } from './runtime-store';
@@ -56,4 +56,28 @@ export function useNow(intervalMs = 500): number {
     return () => clearInterval(id);
   }, [intervalMs]);
   return now;
+}
+
+/**
+ * `value`, changing at most once per `ms` (trailing: the newest value always shows once the interval is up).
+ * `same` says when a new value draws the same as the shown one, so equal rebuilds cost nothing.
+ */
+export function useThrottled<T>(value: T, ms: number, same: (a: T, b: T) => boolean = Object.is): T {
+  const [shown, setShown] = useState(value);
+  const shownAt = useRef(0);
+  const latest = useRef(value);
+  latest.current = value;
+  const differs = !same(shown, value);
+  useEffect(() => {
+    if (!differs) return;
+    const timer = setTimeout(
+      () => {
+        shownAt.current = Date.now();
+        setShown(latest.current);
+      },
+      Math.max(0, shownAt.current + ms - Date.now()),
+    );
+    return () => clearTimeout(timer);
+  });
+  return shown;
 }

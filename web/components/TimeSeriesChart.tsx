@@ -1,7 +1,8 @@
 // The only recharts wrapper: every time-series chart of the dashboard goes through here so they share
 // axes, colours, tooltips and the no-animation rule for streaming data.
-import { memo, useLayoutEffect, useRef, useState } from 'react';
+import { memo, startTransition, useEffect, useRef, useState } from 'react';
 import { Area, Bar, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+import { useThrottled } from '../client/hooks';
 import { fmtClock } from './format';
 import { useTimelineMarkers } from './timeline-markers';
 
@@ -30,15 +31,22 @@ export interface TimeSeriesChartProps {
 
 const AXIS = { fill: '#7c8794', fontSize: 10 };
 
+/**
+ * The box's width, once known. Set from an effect in a transition rather than a layout effect: the panel
+ * around a chart paints first, and drawing the chart (recharts' most expensive moment, its first mount)
+ * happens after, in slices that leave the page responsive.
+ */
 function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   const ref = useRef<HTMLDivElement | null>(null);
   const [width, setWidth] = useState(0);
-  useLayoutEffect(() => {
+  useEffect(() => {
     const el = ref.current;
     if (!el) return;
-    setWidth(el.clientWidth);
     const ro = new ResizeObserver((entries) => {
-      for (const e of entries) setWidth(Math.floor(e.contentRect.width));
+      for (const e of entries) {
+        const w = Math.floor(e.contentRect.width);
+        startTransition(() => setWidth(w));
+      }
     });
     ro.observe(el);
     return () => ro.disconnect();
@@ -204,4 +212,15 @@ export function sameChart(a: TimeSeriesChartProps, b: TimeSeriesChartProps): boo
   return true;
 }
 
-export const TimeSeriesChart = memo(TimeSeriesChartView, sameChart);
+const Chart = memo(TimeSeriesChartView, sameChart);
+
+/**
+ * Under a busy stream the newest bucket changes on every store update; a chart reads the same a second later,
+ * so it redraws at most once per CHART_REDRAW_MS and the panel around it stays cheap to re-render.
+ */
+const CHART_REDRAW_MS = 1000;
+
+export function TimeSeriesChart(props: TimeSeriesChartProps) {
+  const shown = useThrottled(props, CHART_REDRAW_MS, sameChart);
+  return <Chart {...shown} />;
+}

@@ -2,7 +2,7 @@
 // zod schemas are what the server trusts, and the compile-time checks at the bottom keep the two in step.
 import { z } from 'zod';
 import type { Command } from '../../../shared/protocol/commands';
-import type { HelloRequest, InspectRequest } from '../../../shared/protocol/socket';
+import { CACHE_KEYS_MAX, type HelloRequest, type InspectRequest } from '../../../shared/protocol/socket';
 import type { Subscription } from '../../../shared/protocol/subscription';
 
 const name = z.string().min(1).max(253);
@@ -24,6 +24,7 @@ export const helloSchema = z.strictObject({
 
 const coordinates = z.strictObject({ gvk: z.string().min(1).max(320), namespace: name.optional(), name });
 const limit = z.number().int().min(1).max(10_000).optional();
+const cacheLimit = z.number().int().min(1).max(CACHE_KEYS_MAX).optional();
 
 export const inspectSchema = z.discriminatedUnion('target', [
   z.strictObject({ target: z.literal('object'), object: coordinates }),
@@ -33,7 +34,7 @@ export const inspectSchema = z.discriminatedUnion('target', [
     target: z.literal('cache'),
     informer: z.string().min(1).max(320),
     search: z.string().max(512).optional(),
-    limit,
+    limit: cacheLimit,
   }),
   z.strictObject({
     target: z.literal('events'),

@@ -1,7 +1,7 @@
 // The controller's own cache: what the indexer holds (not what the API server holds), an object as the
 // informer cached it, and how it changed version by version. Objects are pulled on demand with `inspect`.
-import { useState } from 'react';
-import type { InspectResult } from '../../../shared/protocol/socket';
+import { useDeferredValue, useMemo, useState } from 'react';
+import { CACHE_KEYS_MAX, type InspectResult } from '../../../shared/protocol/socket';
 import { Card, Empty } from '../../components/Card';
 import { DataTable } from '../../components/DataTable';
 import { VirtualTable } from '../../components/VirtualTable';
@@ -15,13 +15,21 @@ import { activateProps } from '../../components/activate';
 import { focusInformer, informerIds, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
 import { CacheDrift } from './CacheDrift';
-import { diffLines, knownKeys, recentOps, splitKey, versionsNewestFirst } from './indexer-series';
+import {
+  diffLines,
+  filterKeys,
+  knownKeys,
+  lowerKeys,
+  recentOps,
+  splitKey,
+  versionsNewestFirst,
+} from './indexer-series';
 
 type CacheResult = Extract<InspectResult, { target: 'cache' }>;
 type ObjectResult = Extract<InspectResult, { target: 'object' }>;
 
-/** The most keys one answer carries (the server's bound); the list says when the store holds more. */
-const CACHE_KEYS_LIMIT = 10_000;
+/** How often the key list is asked again: every few seconds, less often when the cache is large. */
+const refreshMs = (keys: number): number => Math.min(15_000, Math.max(3000, keys / 10));
 
 const OP_TONE = { add: 'ok', update: 'info', delete: 'err', replace: 'purple' } as const;
 
@@ -87,10 +95,29 @@ function ObjectView({ gvk, objectKey, now }: { gvk: string; objectKey: string; n
 
 export function Indexer({ view, route, now }: PanelProps) {
   const [search, setSearch] = useState('');
+  // The list filters in the background while the input stays responsive to typing.
+  const query = useDeferredValue(search);
   const inf = focusInformer(view, route);
+  // The whole key list comes in one answer and is filtered here, so a keystroke costs no round trip; only a
+  // cache cut at the server's bound is searched by the server (`capped`, learnt from an unfiltered answer).
+  const [capped, setCapped] = useState(false);
+  const [listed, setListed] = useState(0);
+  const asked = capped ? query : '';
   const cache = useInspect<CacheResult>(
-    inf ? { target: 'cache', informer: inf.id, limit: CACHE_KEYS_LIMIT, ...(search ? { search } : {}) } : undefined,
-    3000,
+    inf ? { target: 'cache', informer: inf.id, limit: CACHE_KEYS_MAX, ...(asked ? { search: asked } : {}) } : undefined,
+    refreshMs(listed),
+  );
+  const fromServer = inf && cache.data && cache.data.informer === inf.id ? cache.data : undefined;
+  if (fromServer && !asked) {
+    const cut = fromServer.total > fromServer.keys.length;
+    if (cut !== capped) setCapped(cut);
+    if (fromServer.total !== listed) setListed(fromServer.total);
+  }
+  const serverKeys = fromServer?.keys;
+  const lower = useMemo(() => (serverKeys ? lowerKeys(serverKeys) : undefined), [serverKeys]);
+  const filtered = useMemo(
+    () => (serverKeys && lower ? filterKeys(serverKeys, lower, query) : undefined),
+    [serverKeys, lower, query],
   );
   if (!inf) {
     return (
@@ -99,9 +126,9 @@ export function Indexer({ view, route, now }: PanelProps) {
       </EmptyPage>
     );
   }
-  const fromServer = cache.data && cache.data.informer === inf.id ? cache.data : undefined;
-  const keys = fromServer ? fromServer.keys : knownKeys(view, inf.id, search);
-  const total = fromServer ? fromServer.total : keys.length;
+  const keys = filtered ?? knownKeys(view, inf.id, query);
+  // Filtered here, every match is listed; filtered by the server (or not at all), its count is the total.
+  const total = fromServer && (asked || !query) ? fromServer.total : keys.length;
   // A routed key is shown even when not listed (beyond the limit, filtered out): the object view says if it is gone.
   const selected = route.key;
   const ops = recentOps(view.log, inf.id);
@@ -150,8 +177,8 @@ export function Indexer({ view, route, now }: PanelProps) {
           <VirtualTable
             rows={keys}
             total={total}
-            noun={search ? 'matching keys' : 'keys'}
-            empty={<>No key{search ? ` matches “${search}”` : ''}.</>}
+            noun={query ? 'matching keys' : 'keys'}
+            empty={<>No key{query ? ` matches “${query}”` : ''}.</>}
             height={560}
             testId="cache-key-list"
           >

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordedView } from '../../fixtures/recorded-view';
-import { diffLines, knownKeys, recentOps, splitKey } from './indexer-series';
+import { diffLines, filterKeys, knownKeys, lowerKeys, recentOps, splitKey } from './indexer-series';
 
 describe('indexer builders', () => {
   it('renders diffs as readable lines', () => {
@@ -43,5 +43,14 @@ describe('indexer builders', () => {
     const ops = recentOps(recordedView().log, 'v1/Pod', 5);
     expect(ops).toHaveLength(5);
     expect(ops[0]!.seq).toBeGreaterThan(ops[4]!.seq);
+  });
+
+  it('filters a key list by a search in any case, keeping its order, and lists it whole without one', () => {
+    const keys = ['default/Web-1', 'default/db-0', 'kube-system/web-proxy', 'load/cm-00012'];
+    const lower = lowerKeys(keys);
+    expect(filterKeys(keys, lower, ' WEB ')).toEqual(['default/Web-1', 'kube-system/web-proxy']);
+    expect(filterKeys(keys, lower, 'cm-0001')).toEqual(['load/cm-00012']);
+    expect(filterKeys(keys, lower, 'nothing')).toEqual([]);
+    expect(filterKeys(keys, lower, '')).toBe(keys);
   });
 });

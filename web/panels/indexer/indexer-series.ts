@@ -37,6 +37,20 @@ export function knownKeys(view: RuntimeView, informer: string, search = ''): str
   return [...keys].filter((k) => !q || k.toLowerCase().includes(q)).sort();
 }
 
+/** The keys lowercased once per list, so each search compares without lowercasing 100,000 strings again. */
+export function lowerKeys(keys: readonly string[]): string[] {
+  return keys.map((k) => k.toLowerCase());
+}
+
+/** The keys containing `search` (trimmed, any case), in list order; `lower` is lowerKeys(keys). */
+export function filterKeys(keys: readonly string[], lower: readonly string[], search: string): readonly string[] {
+  const q = search.trim().toLowerCase();
+  if (!q) return keys;
+  const out: string[] = [];
+  for (let i = 0; i < keys.length; i++) if ((lower[i] as string).includes(q)) out.push(keys[i] as string);
+  return out;
+}
+
 export interface CacheOpRow {
   seq: number;
   ts: number;
