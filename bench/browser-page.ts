@@ -11,7 +11,12 @@ export interface FrameWindow {
   frames: number;
   ms: number;
   longTasks: LongTask[];
+  /** How far the top bar's event sequence number moved: events the server recorded and this page applied. */
+  events: number;
 }
+
+/** The top bar's "seq N". */
+const SEQ = `Number([...document.querySelectorAll('header span')].find((s) => /^seq \\d/.test(s.textContent))?.querySelector('b')?.textContent ?? NaN)`;
 
 /** Installed with page.addInitScript: long tasks from navigation start, and when `selector` first matched. */
 export function initScript(selector: string): string {
@@ -38,6 +43,9 @@ export const FIRST_RENDER = `new Promise((ok) => {
   poll();
 })`;
 
+/** When the app's script finished arriving, ms since navigation start. */
+export const SCRIPT_LOADED = `performance.getEntriesByType('resource').filter((e) => e.name.endsWith('.js')).reduce((m, e) => Math.max(m, e.responseEnd), 0)`;
+
 /** Counts frames and collects long tasks for `ms`. */
 export function frameWindow(ms: number): string {
   return `new Promise((ok) => {
@@ -46,11 +54,12 @@ export function frameWindow(ms: number): string {
     let frames = 0;
     let on = true;
     const t0 = performance.now();
+    const seq0 = ${SEQ};
     const f = () => { if (!on) return; frames++; requestAnimationFrame(f); };
     requestAnimationFrame(f);
     setTimeout(() => {
       on = false;
-      ok({ frames, ms: performance.now() - t0, longTasks: b.longTasks.slice(from) });
+      ok({ frames, ms: performance.now() - t0, longTasks: b.longTasks.slice(from), events: ${SEQ} - seq0 });
     }, ${ms});
   })`;
 }
@@ -98,4 +107,15 @@ export function timedSearch(
     set.call(el, ${JSON.stringify(query)});
     el.dispatchEvent(new Event('input', { bubbles: true }));
   })`;
+}
+
+/** True once the list's caption names at least `keys` keys and no "N of M shown" (every key listed). */
+export function listedAll(caption: string, keys: number): string {
+  return `(() => {
+    const t = document.querySelector(${JSON.stringify(caption)})?.textContent ?? '';
+    const m = /^([\\d.,]+)(k|M)? keys$/.exec(t);
+    if (!m) return false;
+    const n = Number(m[1].replace(/,/g, '')) * (m[2] === 'k' ? 1000 : m[2] === 'M' ? 1e6 : 1);
+    return n >= ${keys};
+  })()`;
 }

@@ -13,8 +13,10 @@ import { fmtCount } from '../web/components/format';
 import { loadKey } from './browser-load';
 import {
   FIRST_RENDER,
+  SCRIPT_LOADED,
   frameWindow,
   initScript,
+  listedAll,
   timedSearch,
   type FrameWindow,
   type SearchTiming,
@@ -39,6 +41,8 @@ export interface PanelFrameFigure {
   maxLongTaskMs: number;
   /** Writes/s the sandbox sustained during the window (what the load module printed). */
   writesPerSecond: number;
+  /** Dashboard events/s (informer, queue, reconcile…) the page applied during the window. */
+  eventsPerSecond: number;
 }
 
 export interface SearchFigure {
@@ -53,6 +57,8 @@ export interface BrowserFigures {
   source: string;
   seedMs?: number;
   firstRenderMs: number;
+  /** When the app's script had arrived (part of the first render the server's load decides). */
+  scriptLoadedMs: number;
   panels: PanelFrameFigure[];
   indexer: { keys: number; listMs?: number; listCaption?: string; searches: SearchFigure[]; error?: string };
 }
@@ -94,6 +100,7 @@ async function underLoad(page: Page, shape: BrowserShape, url: string, log: Load
   await page.addInitScript(initScript('[data-testid="lane-controller-load"]'));
   await page.goto(`${url}#/overview${ROUTE}`);
   const firstRenderMs = (await page.evaluate(FIRST_RENDER)) as number;
+  const scriptLoadedMs = (await page.evaluate(SCRIPT_LOADED)) as number;
   const panels: PanelFrameFigure[] = [];
   for (const panel of PANELS) {
     await page.evaluate(`window.location.hash = '#/${panel}${ROUTE}'`);
@@ -107,9 +114,10 @@ async function underLoad(page: Page, shape: BrowserShape, url: string, log: Load
       longTasks: w.longTasks.length,
       maxLongTaskMs: Math.max(0, ...w.longTasks.map((t) => t.duration)),
       writesPerSecond: log.ratesBetween(from, performance.now()),
+      eventsPerSecond: w.events / (w.ms / 1000),
     });
   }
-  return { firstRenderMs, panels };
+  return { firstRenderMs, scriptLoadedMs, panels };
 }
 
 function parseCount(s: string): number {
@@ -126,17 +134,7 @@ async function indexer(page: Page, shape: BrowserShape, url: string): Promise<Br
   const caption = page.locator(CAPTION);
   try {
     // Listed: the caption names every key (no "N of M shown").
-    await page.waitForFunction(
-      ([sel, keys]) => {
-        const t = document.querySelector(sel as string)?.textContent ?? '';
-        const m = /^([\d.,]+)(k|M)? keys$/.exec(t);
-        if (!m?.[1]) return false;
-        const n = Number(m[1].replace(/,/g, '')) * (m[2] === 'k' ? 1000 : m[2] === 'M' ? 1e6 : 1);
-        return n >= (keys as number);
-      },
-      [CAPTION, shape.keys] as const,
-      { timeout: 30_000, polling: 'raf' },
-    );
+    await page.waitForFunction(listedAll(CAPTION, shape.keys), undefined, { timeout: 30_000, polling: 'raf' });
     out.listMs = Date.now() - t0;
   } catch {
     out.listCaption = (await caption.textContent().catch(() => null)) ?? 'no caption';
@@ -174,6 +172,8 @@ export async function benchBrowser(shape: BrowserShape, screenshot?: string): Pr
     let loaded: Awaited<ReturnType<typeof underLoad>>;
     try {
       await load.seededP;
+      // A user opens the dashboard on a system already busy: let the writes reach their steady rate first.
+      await new Promise((r) => setTimeout(r, 3000));
       const page = await browser.newPage({ viewport });
       loaded = await underLoad(page, shape, product.url, load);
       await page.close();
@@ -217,13 +217,14 @@ export function browserLines(f: BrowserFigures | string): string[] {
       `${s.windowMs / 1000} s per panel):`,
     `  load: ${f.source}`,
     '',
-    `  first render of the overview  ${f.firstRenderMs.toFixed(0).padStart(6)} ms   target ≤ ${TARGETS.firstRenderMs} ms: ${verdict(f.firstRenderMs <= TARGETS.firstRenderMs)}`,
+    `  first render of the overview  ${f.firstRenderMs.toFixed(0).padStart(6)} ms   target ≤ ${TARGETS.firstRenderMs} ms: ${verdict(f.firstRenderMs <= TARGETS.firstRenderMs)} ` +
+      `(app script in at ${f.scriptLoadedMs.toFixed(0)} ms)`,
     ...f.panels.map(
       (p) =>
         `  ${p.panel.padEnd(11)} ${p.fps.toFixed(1).padStart(5)} fps (≥ ${TARGETS.fps}: ${verdict(p.fps >= TARGETS.fps)}) · ` +
         `${String(p.longTasks).padStart(3)} long tasks, longest ${p.maxLongTaskMs.toFixed(0).padStart(4)} ms ` +
         `(≤ ${TARGETS.longTaskMs}: ${verdict(p.maxLongTaskMs <= TARGETS.longTaskMs)}) · ` +
-        `${fmtCount(p.writesPerSecond)} writes/s sustained`,
+        `${fmtCount(p.writesPerSecond)} writes/s → ${fmtCount(p.eventsPerSecond)} events/s`,
     ),
     '',
     `  Indexer, ${fmtCount(f.indexer.keys)} keys: ` +
