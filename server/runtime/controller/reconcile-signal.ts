@@ -11,6 +11,8 @@ export class ReconcileSignal {
   private controller?: AbortController;
   private abortReason: unknown;
   private isAborted = false;
+  /** Aborted by cancel(): the reason is "context canceled", built on first read. */
+  private canceled = false;
   private timer?: TimerHandle;
 
   constructor(
@@ -25,7 +27,7 @@ export class ReconcileSignal {
     if (!this.controller) {
       this.controller = new AbortController();
       allowManyListeners(this.controller.signal);
-      if (this.isAborted) this.controller.abort(this.abortReason);
+      if (this.isAborted) this.controller.abort(this.reason);
     }
     return this.controller.signal;
   }
@@ -35,6 +37,9 @@ export class ReconcileSignal {
   }
 
   get reason(): unknown {
+    // A returned reconcile's "context canceled" is built when first asked for: an Error captures a stack
+    // trace, about 3 µs, and hardly anyone looks.
+    if (this.canceled && this.abortReason === undefined) this.abortReason = new Error('context canceled');
     return this.abortReason;
   }
 
@@ -54,8 +59,9 @@ export class ReconcileSignal {
   /** The reconcile returned: context.CancelFunc, which does not count as an abort the controller watches. */
   cancel(): void {
     if (!this.isAborted) {
-      this.settle(new Error('context canceled'));
-      this.controller?.abort(this.abortReason);
+      this.isAborted = true;
+      this.canceled = true;
+      this.controller?.abort(this.reason);
     }
     this.timer?.cancel();
     this.scope.release(this);
