@@ -128,4 +128,20 @@ describe('ObjectStorage history limit', () => {
     expect(s.eventsSince(1).map((e) => e.rv)).toEqual([2, 3]);
     expect(() => s.eventsSince(0)).toThrow(/too old resource version/);
   });
+
+  it('keeps serving the window while thousands of commits slide through it', () => {
+    const s = new ObjectStorage({ clock: new FakeClock(), historyLimit: 100 });
+    s.create('/configmaps', 'default/a', cm('a'));
+    for (let i = 1; i <= 5000; i++) {
+      const cur = s.get('/configmaps', 'default/a');
+      s.update('/configmaps', 'default/a', { ...cur!, data: { i: String(i) } });
+      if (i % 997 === 0) {
+        const rv = s.currentRv;
+        expect(s.eventsSince(rv - 100).map((e) => e.rv)).toEqual(Array.from({ length: 100 }, (_, k) => rv - 99 + k));
+        expect(() => s.eventsSince(rv - 101)).toThrow(/too old resource version/);
+        expect(s.list('/configmaps', { atRv: rv - 50 }).items[0]?.data).toEqual({ i: String(i - 50) });
+      }
+    }
+    expect(s.compactedRevision).toBe(s.currentRv - 100);
+  });
 });
