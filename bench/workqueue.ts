@@ -3,6 +3,7 @@
 import { RateLimitingQueue, WorkQueue } from '../server/runtime/workqueue';
 import type { Probe } from '../server/runtime/instrumentation/probe';
 import { heapDeltaMB, heapUsed, measure, startTimer, type Figure, type Sample } from './harness';
+import { heapOfOneMoreRun } from './informer';
 import type { Shape } from './shapes';
 
 export const keyNames = (n: number): string[] => Array.from({ length: n }, (_, i) => `ns/obj-${i}`);
@@ -14,9 +15,9 @@ export const rateLimitedLabel = 'ratelimited addRateLimited+forget';
  * Each round adds every key `queueDup` times (all but the first add are absorbed by the dirty set), then one
  * worker drains the queue with get/done. ops = add calls.
  */
-export async function runQueueOnce(s: Shape, probe?: Probe): Promise<Sample> {
+export async function runQueueOnce(s: Shape, probe?: Probe, measureHeap = true): Promise<Sample> {
   const keys = keyNames(s.queueKeys);
-  const before = heapUsed();
+  const before = measureHeap ? heapUsed() : 0;
   const q = new WorkQueue<string>(probe ? { probe, name: 'bench' } : {});
   const timer = startTimer();
   for (let r = 0; r < s.queueRounds; r++) {
@@ -24,7 +25,7 @@ export async function runQueueOnce(s: Shape, probe?: Probe): Promise<Sample> {
     await drain(q);
   }
   const { ms, cpuMs } = timer.stop();
-  const heapMB = heapDeltaMB(before, heapUsed());
+  const heapMB = measureHeap ? heapDeltaMB(before, heapUsed()) : undefined;
   q.shutDown();
   keepUntilNextRun(q);
   return { ms, cpuMs, ...(heapMB !== undefined ? { heapMB } : {}) };
@@ -57,30 +58,41 @@ function keepUntilNextRun(q: unknown): void {
   keptAlive[0] = q;
 }
 
-export function benchQueue(s: Shape): Promise<Figure> {
-  return measure(queueLabel, s.queueKeys * s.queueRounds * s.queueDup, s.reps, () => runQueueOnce(s));
+/** Timed without heap readings; the heap figure is one more run's (see heapOfOneMoreRun). */
+export async function benchQueue(s: Shape): Promise<Figure> {
+  const ops = s.queueKeys * s.queueRounds * s.queueDup;
+  const f = await measure(queueLabel, ops, s.reps, () => runQueueOnce(s, undefined, false));
+  f.heapMB = await heapOfOneMoreRun(() => runQueueOnce(s));
+  return f;
 }
 
 /**
  * addRateLimited then forget for every key, round after round. Past the bucket's burst of 100 every add is
  * delayed, so the delaying queue's waiting heap holds the keys (deduplicated by key). ops = pairs.
  */
-export function benchRateLimited(s: Shape): Promise<Figure> {
+export async function benchRateLimited(s: Shape): Promise<Figure> {
   const keys = keyNames(s.rlKeys);
-  return measure(rateLimitedLabel, s.rlKeys * s.rlRounds, s.reps, () => {
-    const before = heapUsed();
+  const once = (measureHeap: boolean): Sample => {
+    const before = measureHeap ? heapUsed() : 0;
     const q = new RateLimitingQueue<string>();
     const timer = startTimer();
-    for (let r = 0; r < s.rlRounds; r++) {
-      for (const k of keys) {
-        q.addRateLimited(k);
-        q.forget(k);
-      }
-    }
+    addForgetRounds(q, keys, s.rlRounds);
     const { ms, cpuMs } = timer.stop();
-    const heapMB = heapDeltaMB(before, heapUsed());
+    const heapMB = measureHeap ? heapDeltaMB(before, heapUsed()) : undefined;
     q.shutDown();
     keepUntilNextRun(q);
     return { ms, cpuMs, ...(heapMB !== undefined ? { heapMB } : {}) };
-  });
+  };
+  const f = await measure(rateLimitedLabel, s.rlKeys * s.rlRounds, s.reps, () => once(false));
+  f.heapMB = await heapOfOneMoreRun(() => once(true));
+  return f;
+}
+
+function addForgetRounds(q: RateLimitingQueue<string>, keys: readonly string[], rounds: number): void {
+  for (let r = 0; r < rounds; r++) {
+    for (const k of keys) {
+      q.addRateLimited(k);
+      q.forget(k);
+    }
+  }
 }
