@@ -4,6 +4,7 @@ import type { ControllerEvent } from './events-controller';
 import type { EnqueueCause } from './events-workqueue';
 import type { WorkqueueEvent } from './events-workqueue';
 import type { Draft } from './reduce-draft';
+import type { ReconcileOutcome } from './reconcile-outcomes';
 import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './reduce-hotloop';
 import { unhandled } from './reduce-exhaustive';
 import { moduleLifecycle } from './reduce-module';
@@ -414,6 +415,31 @@ function reconcileStart(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: '
   expireHotLoops(d, c, ev.ts);
 }
 
+// Field by field: `{ ...last, endTs }` (a spread, then keys the source lacks) would give every record
+// a V8 hidden class of its own.
+function finishedRecord(
+  last: ReconcileRecord,
+  endTs: number,
+  durationMs: number,
+  outcome: ReconcileOutcome,
+): ReconcileRecord {
+  const rec: ReconcileRecord = {
+    seq: last.seq,
+    worker: last.worker,
+    attempt: last.attempt,
+    startTs: last.startTs,
+    causes: last.causes,
+    causesDropped: last.causesDropped,
+    selfCaused: last.selfCaused,
+    writes: last.writes,
+    endTs,
+    durationMs,
+    outcome,
+  };
+  if (last.selfCause) rec.selfCause = last.selfCause;
+  return rec;
+}
+
 function reconcileEnd(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 'reconcile.end' }>>): void {
   const c = controllerOf(d, ev.controller, ev.ts);
   const k = keyOf(d, c, ev.key, ev.ts);
@@ -423,7 +449,7 @@ function reconcileEnd(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 're
   const prior = k.history.findLast((r) => r.outcome !== undefined && r.seq !== last?.seq);
   const wasError = prior?.outcome !== undefined && ERROR_OUTCOMES.has(prior.outcome);
   if (last && last.endTs === undefined && last.worker === ev.worker) {
-    const rec: ReconcileRecord = d.made({ ...last, endTs: ev.ts, durationMs: ev.durationMs, outcome: ev.outcome });
+    const rec = d.made(finishedRecord(last, ev.ts, ev.durationMs, ev.outcome));
     if (ev.error !== undefined) rec.error = ev.error;
     if (ev.requeueAfterMs !== undefined) rec.requeueAfterMs = ev.requeueAfterMs;
     k.lastReconcile = rec;

