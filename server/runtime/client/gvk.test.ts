@@ -1,4 +1,5 @@
 // apimachinery schema helpers: ParseGroupVersion cases (group_version_test) and resource paths.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
 import {
@@ -98,5 +99,15 @@ describe('toGVK', () => {
     expect(gvkOfObject(bare)).toBeUndefined();
     expect(gvkIdOf({ apiVersion: 'apps/v1', kind: 'Deployment' }, 'x')).toBe('apps/v1/Deployment');
     expect(gvkIdOf({ metadata: {} }, 'v1/Pod')).toBe('v1/Pod');
+  });
+
+  it('gvkIdOf names what the object declares whatever the fallback, also when the fallback nearly matches', () => {
+    const part = fc.constantFrom('v1', 'apps/v1', 'Pod', 'v1/Pod', 'Po', 'd', '/', 'apps', 'v1/Deployment');
+    fc.assert(
+      fc.property(part, part, fc.oneof(part, fc.string()), (apiVersion, kind, fallback) => {
+        expect(gvkIdOf({ apiVersion, kind }, fallback)).toBe(`${apiVersion}/${kind}`);
+        expect(gvkIdOf({ apiVersion, kind }, `${apiVersion}/${kind}`)).toBe(`${apiVersion}/${kind}`);
+      }),
+    );
   });
 });

@@ -80,9 +80,15 @@ export function gvkId(gvk: GroupVersionKind): string {
 export function gvkIdOf(obj: unknown, fallback: string): string {
   if (typeof obj !== 'object' || obj === null) return fallback;
   const { apiVersion, kind } = obj as { apiVersion?: unknown; kind?: unknown };
-  return typeof apiVersion === 'string' && typeof kind === 'string' && apiVersion && kind
-    ? `${apiVersion}/${kind}`
-    : fallback;
+  if (typeof apiVersion !== 'string' || typeof kind !== 'string' || !apiVersion || !kind) return fallback;
+  // Most objects are of the kind the caller expects: answering with its string rather than a new one keeps
+  // one copy for every ObjectRef a probe event holds instead of one per event.
+  const same =
+    fallback.length === apiVersion.length + 1 + kind.length &&
+    fallback.startsWith(apiVersion) &&
+    fallback.endsWith(kind) &&
+    fallback.charCodeAt(apiVersion.length) === 47; /* '/' */
+  return same ? fallback : `${apiVersion}/${kind}`;
 }
 
 /** The GVK an object declares through apiVersion and kind, when it carries both (and they parse). */
