@@ -31,6 +31,7 @@ import { hostAllowed, hostRefusal } from '../../net/host-check';
 import { originAllowed, tokenMatches } from './auth';
 import { CommandHandler } from './command-handler';
 import { inspect } from './inspect';
+import { jsonOnlyParser } from './json-parser';
 import { busyRefusal, capAnswer, DEFAULT_INSPECT_LIMITS, type InspectLimits } from './inspect-limits';
 import type { DashboardPorts } from './ports';
 import { parseHello, parseSubscription } from './schemas';
@@ -116,6 +117,7 @@ export class DashboardSocketServer {
     this.io = new Server<ClientToServerEvents, ServerToClientEvents>(httpServer, {
       serveClient: false,
       maxHttpBufferSize: 1_000_000,
+      parser: jsonOnlyParser,
       allowRequest: (req, cb) => {
         if (!hostAllowed(auth.hosts, req.headers.host)) {
           cb(hostRefusal(auth.hosts, req.headers.host, 'the dashboard'), false);
