@@ -1,14 +1,17 @@
 // Workload 4: what the probe seam costs. The same workqueue and informer→workqueue pipeline run with
 // NOOP_PROBE (nobody listens), with a disabled probe that counts emit calls (must stay 0), with an enabled probe
 // that drops every event (the cost of building events), and with the dashboard Recorder (stamping, ring,
-// reducer, per-object versions), with no browser connected, one and ten.
+// reducer, per-object versions), with no browser connected, one and ten. Three more variants take the
+// Recorder apart (a probe that only stamps seq and time; the Recorder with a ring of one event and no object
+// versions; the same with versions), so the run also prints where its CPU per event goes.
 // Variants take turns within each repetition so a change in machine load hits all of them alike.
 // The issue's target (recorder ≤ 1 µs CPU per event on the informer path, memory bounded by a byte budget)
 // is printed as met / not met from the same run.
 import type { KubeObject } from '../shared/models/object';
-import { Recorder } from '../server/dashboard/recorder/recorder';
+import { Recorder, type RecorderOptions } from '../server/dashboard/recorder/recorder';
 import type { CacheStore } from '../server/runtime/cache';
 import { NOOP_PROBE, type Probe } from '../server/runtime/instrumentation/probe';
+import type { RuntimeEvent, StampedEvent } from '../shared/protocol/events';
 import { median, settle, type Figure, type Sample } from './harness';
 import type { Target } from './ingest-targets';
 import { render } from './table';
@@ -36,6 +39,23 @@ class DisabledCountingProbe implements Probe {
     this.events++;
   }
 }
+
+/** Stamps each event in place as the Recorder does (seq, wall-clock time), then drops it. */
+class StampingProbe implements Probe {
+  readonly enabled = true;
+  events = 0;
+  emit(event: RuntimeEvent): void {
+    const e = event as StampedEvent;
+    e.seq = ++this.events;
+    e.ts = Date.now();
+  }
+}
+
+const DROPS = 'enabled, drops events';
+const STAMPS = 'enabled, stamps seq and time, drops';
+const REDUCES = 'Recorder with a ring of one event, no object versions';
+const VERSIONS = 'Recorder with a ring of one event';
+const FULL_RECORDER = 'Recorder, no browser connected';
 
 interface Harness {
   probe: Probe;
@@ -66,7 +86,7 @@ const VARIANTS: Variant[] = [
     },
   },
   {
-    name: 'enabled, drops events',
+    name: DROPS,
     listens: true,
     make: () => {
       const probe = new DroppingProbe();
@@ -74,7 +94,17 @@ const VARIANTS: Variant[] = [
     },
   },
   {
-    name: 'Recorder, no browser connected',
+    name: STAMPS,
+    listens: true,
+    make: () => {
+      const probe = new StampingProbe();
+      return { probe, events: () => probe.events };
+    },
+  },
+  { name: REDUCES, listens: true, make: () => recorderHarness(0, { capacity: 1, objectVersions: false }) },
+  { name: VERSIONS, listens: true, make: () => recorderHarness(0, { capacity: 1 }) },
+  {
+    name: FULL_RECORDER,
     listens: true,
     make: () => recorderHarness(0),
   },
@@ -95,10 +125,11 @@ const VARIANTS: Variant[] = [
  * versions). Each of `browsers` batch listeners stands in for a connected browser; the transport's own cost
  * is not measured here.
  */
-function recorderHarness(browsers: number): Harness {
+function recorderHarness(browsers: number, opts: RecorderOptions = {}): Harness {
   let store: CacheStore<KubeObject> | undefined;
   const recorder = new Recorder({
     objectSource: { get: (_gvk, ns, name) => store?.getByKey(ns ? `${ns}/${name}` : name) },
+    ...opts,
   });
   for (let i = 0; i < browsers; i++) recorder.onBatch(() => {});
   return {
@@ -145,6 +176,17 @@ export interface RecorderCost {
   ringBudget?: number;
 }
 
+/** Where the Recorder's CPU per event goes on one workload, from the part variants of the same run (µs). */
+export interface RecorderBreakdown {
+  workload: string;
+  building: number;
+  stamping: number;
+  reducer: number;
+  versions: number;
+  ring: number;
+  total: number;
+}
+
 export const RECORDER_TARGET_US = 1;
 const MiB = 1 << 20;
 
@@ -172,7 +214,10 @@ export function recorderTargets(costs: readonly RecorderCost[]): Target[] {
   ];
 }
 
-export function recorderTargetTable(costs: readonly RecorderCost[]): string {
+export function recorderTargetTable(
+  costs: readonly RecorderCost[],
+  breakdown: readonly RecorderBreakdown[] = [],
+): string {
   const rows = recorderTargets(costs).map((t) => [
     t.what,
     t.value === undefined
@@ -191,6 +236,16 @@ export function recorderTargetTable(costs: readonly RecorderCost[]): string {
     c.ringBytesPerEvent === undefined ? '–' : `${c.ringBytesPerEvent.toFixed(0)} B`,
     c.heldBytesPerEvent === undefined ? '–' : `${c.heldBytesPerEvent.toFixed(0)} B`,
   ]);
+  const us = (x: number): string => `${x.toFixed(2)} µs`;
+  const parts = breakdown.map((b) => [
+    b.workload,
+    us(b.building),
+    us(b.stamping),
+    us(b.reducer),
+    us(b.versions),
+    us(b.ring),
+    us(b.total),
+  ]);
   return [
     render(['recorder target', 'measured', 'goal', 'verdict'], rows, new Set([1])),
     '',
@@ -199,10 +254,30 @@ export function recorderTargetTable(costs: readonly RecorderCost[]): string {
       detail,
       new Set([1, 2, 3, 4, 5]),
     ),
+    ...(parts.length
+      ? [
+          '',
+          render(
+            [
+              'where a Recorder event goes (no browser)',
+              'building',
+              'stamping',
+              'reducer, batching',
+              'object versions',
+              'ring',
+              'sum',
+            ],
+            parts,
+            new Set([1, 2, 3, 4, 5, 6]),
+          ),
+        ]
+      : []),
   ].join('\n');
 }
 
-export async function benchProbeCost(s: Shape): Promise<{ figures: Figure[]; costs: RecorderCost[] }> {
+export async function benchProbeCost(
+  s: Shape,
+): Promise<{ figures: Figure[]; costs: RecorderCost[]; breakdown: RecorderBreakdown[] }> {
   const queueShape: Shape = { ...s, queueRounds: s.probeQueueRounds };
   const informerShape: Shape = { ...s, pods: s.probePods, updates: s.probeUpdates };
   const workloads: Workload[] = [
@@ -224,6 +299,7 @@ export async function benchProbeCost(s: Shape): Promise<{ figures: Figure[]; cos
   ];
   const out: Figure[] = [];
   const costs: RecorderCost[] = [];
+  const breakdown: RecorderBreakdown[] = [];
   for (const w of workloads) {
     for (const v of VARIANTS) await runVariant(w, v); // warm-up
     const samples = VARIANTS.map(() => [] as ProbeSample[]);
@@ -234,7 +310,21 @@ export async function benchProbeCost(s: Shape): Promise<{ figures: Figure[]; cos
     const cpuMedians = samples.map((list) => median(list.map((x) => x.cpuMs ?? x.ms)));
     // Compared on CPU time: on a shared machine it moves far less than wall time.
     const baseline = cpuMedians[0]!;
-    const dropping = VARIANTS.findIndex((v) => v.name === 'enabled, drops events');
+    const dropping = VARIANTS.findIndex((v) => v.name === DROPS);
+    const events = samples[dropping]!.at(-1)!.events ?? 0;
+    const cpuOf = (name: string): number => cpuMedians[VARIANTS.findIndex((v) => v.name === name)]!;
+    if (events > 0) {
+      const per = (a: number, b: number): number => ((a - b) * 1000) / events;
+      breakdown.push({
+        workload: w.label,
+        building: per(cpuOf(DROPS), baseline),
+        stamping: per(cpuOf(STAMPS), cpuOf(DROPS)),
+        reducer: per(cpuOf(REDUCES), cpuOf(STAMPS)),
+        versions: per(cpuOf(VERSIONS), cpuOf(REDUCES)),
+        ring: per(cpuOf(FULL_RECORDER), cpuOf(VERSIONS)),
+        total: per(cpuOf(FULL_RECORDER), baseline),
+      });
+    }
     for (const [i, v] of VARIANTS.entries()) {
       const m = medians[i]!;
       const cpu = cpuMedians[i]!;
@@ -258,8 +348,8 @@ export async function benchProbeCost(s: Shape): Promise<{ figures: Figure[]; cos
         if (held !== undefined) notes.push(`${held.toFixed(0)} B held per event`);
         const ring = last.ring;
         if (ring && ring.size > 0) notes.push(`ring ${(ring.bytes / ring.size).toFixed(0)} B/event (budgeted)`);
-        if (v.name.startsWith('Recorder') && m.events > 0) {
-          const build = ((cpuMedians[dropping]! - baseline) * 1000) / (samples[dropping]!.at(-1)!.events ?? m.events);
+        if (v.name.startsWith('Recorder,') && m.events > 0) {
+          const build = ((cpuMedians[dropping]! - baseline) * 1000) / (events || m.events);
           costs.push({
             workload: w.label,
             variant: v.name.replace(/^Recorder, /, ''),
@@ -284,5 +374,5 @@ export async function benchProbeCost(s: Shape): Promise<{ figures: Figure[]; cos
       });
     }
   }
-  return { figures: out, costs };
+  return { figures: out, costs, breakdown };
 }

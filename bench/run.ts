@@ -20,7 +20,13 @@ import { canMeasureHeap, type Figure } from './harness';
 import { benchInformer } from './informer';
 import { inProcessTargets } from './inproc-targets';
 import { benchIngest, INGEST_FULL, INGEST_QUICK, ingestTables, type IngestShapeResult } from './ingest';
-import { benchProbeCost, recorderTargets, recorderTargetTable, type RecorderCost } from './probe-cost';
+import {
+  benchProbeCost,
+  recorderTargets,
+  recorderTargetTable,
+  type RecorderBreakdown,
+  type RecorderCost,
+} from './probe-cost';
 import { benchReconcileLatency, latencyLines, type LatencyRow } from './reconcile-latency';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
 import { benchScale, SCALE_FULL, SCALE_QUICK, scaleLines, type ScaleResult } from './scale';
@@ -107,11 +113,13 @@ async function main(): Promise<void> {
   }
 
   let recorderCosts: RecorderCost[] = [];
+  let recorderBreakdown: RecorderBreakdown[] = [];
   if (withProbe) {
     log('probe cost…');
     const probe = await benchProbeCost(shape);
     onlyOurs.push(...probe.figures);
     recorderCosts = probe.costs;
+    recorderBreakdown = probe.breakdown;
   }
 
   let ingest: IngestShapeResult[] = [];
@@ -235,7 +243,7 @@ async function main(): Promise<void> {
         ]
       : []),
     ...(onlyOurs.length ? ['Ours only:', '', oursOnly(onlyOurs)] : []),
-    ...(recorderCosts.length ? ['', recorderTargetTable(recorderCosts)] : []),
+    ...(recorderCosts.length ? ['', recorderTargetTable(recorderCosts, recorderBreakdown)] : []),
     ...(latency.length ? ['', ...latencyLines(latency, latencySeconds)] : []),
     ...(scale ? ['', ...scaleLines(scale)] : []),
     ...(delivery.length ? ['', ...delivery] : []),
@@ -254,7 +262,10 @@ async function main(): Promise<void> {
       ran: inProcess || withProbe,
       value: { ours, clientGo: peers, clientGoOneCore: peersOneCore, oursOnly: onlyOurs, targets },
     },
-    recorder: { ran: withProbe, value: { costs: recorderCosts, targets: recorderTargets(recorderCosts) } },
+    recorder: {
+      ran: withProbe,
+      value: { costs: recorderCosts, breakdown: recorderBreakdown, targets: recorderTargets(recorderCosts) },
+    },
     reconcileLatency: { ran: withLatency, value: latency },
     scale: { ran: withScale, value: scale },
     watchDelivery: { ran: withSandbox, value: delivery },
