@@ -2,16 +2,19 @@
 // Pods from bytes-server and handles the M watch events; prints one JSON line.
 //   tsx --expose-gc bench/ingest-peer.ts PEER URL N M
 // PEER: ours (WatchList, the default), ours-list (LIST then WATCH), ours-strip (WatchList with the
-// strip-managedFields transform), client-node (its makeInformer), floor (JSON.parse of the same bytes into a
-// Map, nothing else).
+// strip-managedFields transform), ours-compact (WatchList, strip managedFields then intern repeated strings),
+// client-node (its makeInformer), floor (JSON.parse of the same bytes into a Map, nothing else).
 import { request } from 'node:http';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
 import type { KubeObject } from '../shared/models/object';
 import {
+  chainTransforms,
   dropManagedFields,
   metaNamespaceIndexFunc,
   NAMESPACE_INDEX,
   newSharedIndexInformer,
+  transformInternStrings,
+  type TransformFunc,
 } from '../server/runtime/cache';
 import { HttpClient } from '../server/runtime/client/http';
 import { newListWatchFromClient } from '../server/runtime/client/list-watch';
@@ -28,7 +31,7 @@ const total = N + M;
 type Run = (done: () => void, tick: () => void) => Promise<{ keep: unknown; stop: () => Promise<void> | void }>;
 
 const ours =
-  (useWatchList: boolean, strip = false): Run =>
+  (useWatchList: boolean, transform?: TransformFunc<KubeObject>): Run =>
   async (_done, tick) => {
     const http = new HttpClient({ config: RestConfig.forServer(url) });
     const informer = newSharedIndexInformer<KubeObject>({
@@ -36,7 +39,7 @@ const ours =
       objectType: 'v1/Pod',
       indexers: { [NAMESPACE_INDEX]: metaNamespaceIndexFunc },
       useWatchList,
-      ...(strip ? { transform: dropManagedFields } : {}),
+      ...(transform ? { transform } : {}),
     });
     informer.addEventHandler({ onAdd: tick, onUpdate: tick });
     const ctl = new AbortController();
@@ -105,7 +108,8 @@ const floor: Run = async (_done, tick) => {
 const RUNS: Record<string, Run> = {
   ours: ours(true),
   'ours-list': ours(false),
-  'ours-strip': ours(true, true),
+  'ours-strip': ours(true, dropManagedFields),
+  'ours-compact': ours(true, chainTransforms(dropManagedFields, transformInternStrings())),
   'client-node': clientNode,
   floor,
 };

@@ -54,4 +54,15 @@ describe('ingestTargets', () => {
     expect(t[0]!.met).toBeUndefined();
     expect(t[3]).toMatchObject({ value: 800, met: true });
   });
+
+  it('judges retained heap on the compact cache (strip and intern) when it ran', () => {
+    const peers = new Map(
+      [fig('ours', 100, 2000), fig('ours-strip', 100, 1200), fig('ours-compact', 100, 900)].map((f) => [f.peer, f]),
+    );
+    expect(ingestTargets(peers, 1000, 'x')[3]).toMatchObject({
+      what: 'x: retained heap per object (ours-compact)',
+      value: 900,
+      met: true,
+    });
+  });
 });

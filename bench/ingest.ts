@@ -11,7 +11,7 @@ import { eventsPerSec, ingestTargets, meanPodJsonBytes, type Target } from './in
 import { render } from './table';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const NODE_PEERS = ['floor', 'ours', 'ours-list', 'ours-strip', 'client-node'] as const;
+const NODE_PEERS = ['floor', 'ours', 'ours-list', 'ours-strip', 'ours-compact', 'client-node'] as const;
 
 export interface IngestShape {
   pods: number;
@@ -158,6 +158,7 @@ const LABELS: Record<string, string> = {
   ours: 'ours (WatchList)',
   'ours-list': 'ours (LIST + WATCH)',
   'ours-strip': 'ours (WatchList, strip managedFields)',
+  'ours-compact': 'ours (WatchList, strip + intern strings)',
   'client-node': '@kubernetes/client-node informer',
   'client-go': 'client-go SharedIndexInformer (JSON)',
   'client-go-protobuf': 'client-go SharedIndexInformer (protobuf)',

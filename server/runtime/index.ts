@@ -38,6 +38,7 @@ export { DeletedFinalStateUnknown } from './cache/interfaces';
 export { metaNamespaceKeyFunc, splitMetaNamespaceKey } from './cache/keys';
 export { newSharedIndexInformer, shutDownEventHandler, waitForCacheSync } from './cache/shared-informer';
 export { dropManagedFields, transformStripManagedFields } from './cache/transforms';
+export { transformInternStrings, type InternStringsOptions } from './cache/intern-strings';
 export {
   InformerCache,
   newInformerCache,

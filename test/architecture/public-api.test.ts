@@ -50,7 +50,7 @@ const TOP_VALUES = words(`
   predicateFuncs rawPatch realClock reconcileFunc registerRESTClientMetrics registry removeControllerReference removeFinalizer
   removeOwnerReference removeStatusCondition requestFromKey requestKey requestOf resourcePath resourceVersionChangedPredicate
   restClientMetrics runInReconcileScope runnableFunc runtimeDefaults sameGVK selectorFromSet setControllerReference setOwnerReference
-  setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler shutDownEventHandler splitMetaNamespaceKey terminalError toGVK transformStripManagedFields validateLeaderElectionConfig
+  setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler shutDownEventHandler splitMetaNamespaceKey terminalError toGVK transformInternStrings transformStripManagedFields validateLeaderElectionConfig
   waitForCacheSync wellKnownScope withControllerConfig withLowPriorityWhenUnchanged withPredicates workqueue
 `);
 
@@ -59,7 +59,7 @@ const TOP_TYPES = words(`
   Checker ChildContext Client ClientCacheOptions ClientListOptions Clock Condition ConditionStatus ControllerConfig ControllerMetrics ControllerOptions
   ControllerQueue CreateEvent DeleteEvent EnqueueRequestForOwnerOptions EventHandler EventRecorder EventRecorderOptions EventType
   ForOptions GenericEvent GetConfigOptions GroupKind GroupVersionKind GroupVersionResource HandlerContext HandlerFuncs HealthProbeServerOptions
-  HealthResponse IndexFunc Indexer Indexers InformerCacheOptions InformerSourceOptions KindCache KindDescriptor
+  HealthResponse IndexFunc Indexer Indexers InformerCacheOptions InformerSourceOptions InternStringsOptions KindCache KindDescriptor
   KindOptions KubeList KubeObject LabelSelector LeaderCallbacks LeaderElectionConfig LeaderElectionMetrics LeaderElectionOptions
   LeaderElectionRecord LeaderElectionRunnable Lease LeaseLockOptions LeaseSpec ListOptions ListerWatcher LogValues
   Logger ManagerOptions MapFunc MetadataKind NewInformerCacheOptions NewQueue NewQueueContext ObjectKey ObjectMeta ObjectReconciler
@@ -74,20 +74,20 @@ const TOP_TYPES = words(`
 const CACHE_VALUES = words(`
   Backoff BackoffManager CacheStore Controller DEFAULT_MIN_WATCH_TIMEOUT_MS DEFAULT_PAGE_SIZE
   DeletedFinalStateUnknown DeltaFIFO ErrFIFOClosed ErrRequeue ErrZeroLengthDeltasObject FIFO FIFOClosedError
-  INITIAL_EVENTS_END_ANNOTATION KeyError MINIMUM_RESYNC_PERIOD_MS NAMESPACE_INDEX ProcessorListener
+  INITIAL_EVENTS_END_ANNOTATION INTERNED_FIELDS KeyError MINIMUM_RESYNC_PERIOD_MS NAMESPACE_INDEX ProcessorListener
   REFLECTOR_BACKOFF RealFIFO Reflector SharedIndexInformerImpl SharedProcessor SingleFileTracker ThreadSafeStore
   TransactionError VeryShortWatchError ZeroLengthDeltasError chainTransforms deletedObjectKey deletedObjectName
   deletionHandlingMetaNamespaceKeyFunc deletionHandlingObjectToName determineResyncPeriod dropManagedFields
   errorIs filteringResourceEventHandler isConnectionRefused isInternalError isTooLargeResourceVersion
   listPages metaNamespaceIndexFunc metaNamespaceKeyFunc metaObjectToName newIndexer newIndexerInformer
   newSharedIndexInformer newStore newest objectNameString objectRef oldest parseObjectName processAtomicEvent processDeltas
-  shutDownEventHandler splitMetaNamespaceKey transformStripManagedFields waitForCacheSync
+  shutDownEventHandler splitMetaNamespaceKey transformInternStrings transformStripManagedFields waitForCacheSync
 `);
 
 const CACHE_TYPES = words(`
   AtomicDeltaStore AtomicEvent BackoffManagerOptions BackoffOptions CacheStoreOptions ControllerConfig Delta DeltaFIFOOptions DeltaStore
   DeltaType Deltas FIFOOptions FifoKind HandlerOptions IndexFunc Indexer IndexerInformerOptions Indexers KeyFunc
-  KeyListerGetter Notification ObjectName PagedList PopProcessFunc Queue RealFIFOOptions ReflectorOptions ReflectorTuning
+  InternStringsOptions InternStringsTransform KeyListerGetter Notification ObjectName PagedList PopProcessFunc Queue RealFIFOOptions ReflectorOptions ReflectorTuning
   ReflectorStore ResourceEventHandler ResourceEventHandlerRegistration SharedIndexInformer
   SharedIndexInformerOptions Store Transaction TransformFunc WatchErrorHandler
 `);

@@ -74,3 +74,9 @@ export {
   type FifoKind,
 } from './shared-informer';
 export { dropManagedFields, chainTransforms, transformStripManagedFields } from './transforms';
+export {
+  INTERNED_FIELDS,
+  transformInternStrings,
+  type InternStringsOptions,
+  type InternStringsTransform,
+} from './intern-strings';
