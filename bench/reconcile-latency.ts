@@ -65,6 +65,11 @@ export interface LatencyRow {
 const pct = (sorted: number[], p: number): number =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
+/** Controller names are unique per metrics registry; rows may repeat a server, rate and recorder. */
+let rowSeq = 0;
+
+const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 interface Sample {
@@ -89,7 +94,7 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
   const samples: Sample[] = [];
   let warm: (() => void) | undefined;
   await newControllerManagedBy(mgr)
-    .named(`latency-${server.name.replace(/ /g, '-')}-${rate}-${withRecorder ? 'recorder' : 'plain'}`)
+    .named(`latency-${server.name}-${rate}-${withRecorder ? 'recorder' : 'plain'}-${++rowSeq}`)
     .for({ apiVersion: 'v1', kind: 'ConfigMap' })
     .complete({
       reconcile: async (_ctx, req) => {
@@ -124,8 +129,12 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
     const warmUp = Math.round(rate * WARM_UP_S);
     const total = warmUp + Math.round(rate * seconds);
     const tickMs = Math.max(1, Math.round(1000 / rate));
-    const writes: Promise<void>[] = [];
+    // Counted rather than kept: an array of every write's promise would itself be heap the GC walks.
+    let inFlight = 0;
     let answered = 0;
+    let failed = 0;
+    let firstError: unknown;
+    let drained: (() => void) | undefined;
     let sampleStart = 0;
     let cpu0 = process.cpuUsage();
     let wait0 = waited();
@@ -147,12 +156,24 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
         }
         const sampled = i >= warmUp;
         if (sampled) sent.set(name, { at: performance.now(), waited: waitedNow() });
-        const w = write(t, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name }, data: { i: '0' } });
-        writes.push(sampled ? w.then(() => void answered++) : w);
+        inFlight++;
+        write(t, 'POST', `/api/v1/namespaces/${ns}/configmaps`, { metadata: { name }, data: { i: '0' } }).then(
+          () => {
+            if (sampled) answered++;
+            if (--inFlight === 0) drained?.();
+          },
+          (e: unknown) => {
+            failed++;
+            firstError ??= e;
+            sent.delete(name);
+            if (--inFlight === 0) drained?.();
+          },
+        );
       }
       await sleep(tickMs);
     }
-    await Promise.all(writes);
+    if (inFlight > 0) await new Promise<void>((r) => (drained = r));
+    if (failed > 0) throw new Error(`${failed} writes failed, the first: ${errorText(firstError)}`);
     const answeredPerS = answered / ((performance.now() - sampleStart) / 1000);
     const until = performance.now() + 5000;
     while (sent.size > 0 && performance.now() < until) await sleep(20);
@@ -226,7 +247,15 @@ export async function benchReconcileLatency(o: LatencyOptions): Promise<LatencyR
     }
     try {
       for (const rate of o.rates ?? [100, 1000])
-        for (const withRecorder of [false, true]) rows.push(await once(server, rate, o.seconds, withRecorder));
+        for (const withRecorder of [false, true]) {
+          try {
+            rows.push(await once(server, rate, o.seconds, withRecorder));
+          } catch (e) {
+            o.notes?.push(
+              `${name} at ${rate} writes/s ${withRecorder ? 'with' : 'without'} the recorder: ${errorText(e)}`,
+            );
+          }
+        }
     } finally {
       await server.stop();
     }
