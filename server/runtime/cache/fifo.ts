@@ -47,18 +47,22 @@ export class ErrRequeue extends Error {
 
 /** A broadcast condition: pop waits on it, producers and close wake everyone. */
 export class PopWaiters {
-  private waiters: (() => void)[] = [];
+  /** Everyone waiting shares one promise, settled by the next broadcast. */
+  private pending: Promise<void> | undefined;
+  private wake: (() => void) | undefined;
 
   wait(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push(resolve));
+    this.pending ??= new Promise((resolve) => (this.wake = resolve));
+    return this.pending;
   }
 
   broadcast(): void {
-    // Every queued item broadcasts; most find nobody waiting, and must not allocate then.
-    if (this.waiters.length === 0) return;
-    const ws = this.waiters;
-    this.waiters = [];
-    for (const w of ws) w();
+    // Every queued item broadcasts; most find nobody waiting, and cost nothing then.
+    const wake = this.wake;
+    if (!wake) return;
+    this.pending = undefined;
+    this.wake = undefined;
+    wake();
   }
 }
 

@@ -130,10 +130,13 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
     this.resyncPeriod = ms;
   }
 
+  /** One closure for every scheduled drain, rather than a new one per notification batch. */
+  private readonly drainSoon = (): void => this.drain();
+
   private schedule(): void {
     if (!this.running || this.stopped || this.scheduled || this.pause) return;
     this.scheduled = true;
-    queueMicrotask(() => this.drain());
+    queueMicrotask(this.drainSoon);
   }
 
   private drain(): void {
