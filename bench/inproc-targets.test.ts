@@ -29,6 +29,12 @@ describe('inProcessTargets', () => {
     expect(informer?.cpuRatio).toBeCloseTo(1.2);
   });
 
+  it('reports wall over CPU time on each side, so a run on busy cores can be told apart', () => {
+    const slow = { ...fig(queueLabel, 'ours', 30, 10), ms: 25 };
+    const [queue] = inProcessTargets(QUICK, [slow], [fig(queueLabel, 'client-go', 20, 50)], []);
+    expect(queue?.wallOverCpu).toEqual([2.5, 1]);
+  });
+
   it('is not measured when a peer did not run', () => {
     const ours = [fig(queueLabel, 'ours', 30, 10), fig(inf, 'ours', 200, 50)];
     for (const t of inProcessTargets(QUICK, ours, [], []))

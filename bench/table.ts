@@ -1,7 +1,7 @@
 // Renders figures as plain-text tables: ours beside client-go where a Go peer ran the same workload, and
 // our-only figures (the probe-cost matrix) below.
 import type { Figure } from './harness';
-import type { InProcessTarget } from './inproc-targets';
+import { BUSY_WALL_OVER_CPU, type InProcessTarget } from './inproc-targets';
 
 const ops = (n: number): string =>
   n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : n >= 1e3 ? `${(n / 1e3).toFixed(1)}k` : n.toFixed(0);
@@ -84,17 +84,30 @@ export function oursOnly(figures: Figure[]): string {
   );
 }
 
-/** The in-process targets as a table: measured throughput ratio, the goal, met / not met, and the CPU ratio. */
+/**
+ * The in-process targets as a table: measured throughput ratio, the goal, met / not met, the CPU ratio, and
+ * wall over CPU time on each side, with a warning under it when the cores were too busy for wall time to mean
+ * much.
+ */
 export function inProcessTargetTable(targets: readonly InProcessTarget[]): string {
-  return render(
-    ['target', 'measured', 'goal', 'verdict', 'go/ours CPU'],
+  const r = (x: number | undefined): string => (x === undefined ? '–' : x.toFixed(2));
+  const table = render(
+    ['target', 'measured', 'goal', 'verdict', 'go/ours CPU', 'wall/CPU ours, go'],
     targets.map((t) => [
       t.what,
       t.value === undefined ? '–' : `${t.value.toFixed(2)}×`,
       t.goal,
       t.met === undefined ? 'not measured' : t.met ? 'met' : 'NOT MET',
       t.cpuRatio === undefined ? '–' : `${t.cpuRatio.toFixed(2)}×`,
+      `${r(t.wallOverCpu[0])}, ${r(t.wallOverCpu[1])}`,
     ]),
-    new Set([1, 4]),
+    new Set([1, 4, 5]),
   );
+  const busy = targets.some((t) => t.wallOverCpu.some((x) => x !== undefined && x > BUSY_WALL_OVER_CPU));
+  return busy
+    ? `${table}
+
+Wall time ran well above CPU time (other work held the cores): the verdicts follow ops/s as the ` +
+        'targets are written, but the CPU ratio is the steadier reading of this run.'
+    : table;
 }
