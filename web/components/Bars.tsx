@@ -1,6 +1,7 @@
 // Plain bar primitives (no recharts): a bucketed histogram and horizontal breakdown rows. Dense, cheap to
 // re-render many times a second, and readable in server-rendered tests.
 import type { ReactNode } from 'react';
+import { fmtGrouped } from './format';
 
 export interface HistogramBar {
   label: string;
@@ -55,7 +56,7 @@ export function Breakdown({ rows }: { rows: readonly BreakdownRow[] }) {
             />
           </span>
           <span className="num" style={{ textAlign: 'right' }}>
-            {r.display ?? r.value.toLocaleString('en-US')}
+            {r.display ?? fmtGrouped(r.value)}
           </span>
         </div>
       ))}

@@ -1,9 +1,7 @@
-// The only recharts wrapper: every time-series chart of the dashboard goes through here so they share
-// axes, colours, tooltips and the no-animation rule for streaming data.
-import { memo, startTransition, useEffect, useRef, useState } from 'react';
-import { Area, Bar, CartesianGrid, ComposedChart, Line, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
+// The only recharts wrapper: every time-series chart of the dashboard goes through here (and its drawing in
+// ChartDrawing) so they share axes, colours, tooltips and the no-animation rule for streaming data.
+import { lazy, memo, startTransition, Suspense, useEffect, useRef, useState } from 'react';
 import { useThrottled } from '../client/hooks';
-import { fmtClock } from './format';
 import { useTimelineMarkers } from './timeline-markers';
 
 export interface SeriesSpec {
@@ -29,7 +27,8 @@ export interface TimeSeriesChartProps {
   legendValues?: boolean;
 }
 
-const AXIS = { fill: '#7c8794', fontSize: 10 };
+// recharts is most of the app's script: it loads in a chunk of its own, after the first paint of a panel.
+const ChartDrawing = lazy(() => import('./ChartDrawing'));
 
 /**
  * The box's width, once known. Set from an effect in a transition rather than a layout effect: the panel
@@ -54,12 +53,6 @@ function useWidth(): [React.RefObject<HTMLDivElement | null>, number] {
   return [ref, width];
 }
 
-interface TipProps {
-  active?: boolean;
-  label?: number | string;
-  payload?: readonly { dataKey?: unknown; value?: unknown; color?: string; name?: unknown }[];
-}
-
 function TimeSeriesChartView({
   data,
   series,
@@ -70,21 +63,7 @@ function TimeSeriesChartView({
 }: TimeSeriesChartProps) {
   const [ref, width] = useWidth();
   const markers = useTimelineMarkers();
-  const first = data.length > 0 ? data[0] : undefined;
   const last = data.length > 0 ? data[data.length - 1] : undefined;
-  const renderTip = ({ active, label, payload }: TipProps) => {
-    if (!active || !payload || payload.length === 0) return null;
-    return (
-      <div className="chart-tip">
-        <div className="dim">{fmtClock(Number(label))}</div>
-        {payload.map((p) => (
-          <div key={String(p.dataKey)} style={{ color: p.color }}>
-            {String(p.name)}: {format(Number(p.value))}
-          </div>
-        ))}
-      </div>
-    );
-  };
   return (
     <div className="chart">
       <div className="chart-legend">
@@ -104,82 +83,17 @@ function TimeSeriesChartView({
       </div>
       <div ref={ref} style={{ height }}>
         {width > 0 && data.length > 0 && (
-          <ComposedChart
-            width={width}
-            height={height}
-            data={data as ChartPoint[]}
-            margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
-          >
-            <CartesianGrid stroke="#222930" vertical={false} />
-            <XAxis
-              dataKey="t"
-              type="number"
-              scale="time"
-              domain={['dataMin', 'dataMax']}
-              tickFormatter={(t: number) => fmtClock(t)}
-              tick={AXIS}
-              stroke="#2a313a"
-              minTickGap={40}
+          <Suspense fallback={null}>
+            <ChartDrawing
+              width={width}
+              height={height}
+              data={data}
+              series={series}
+              format={format}
+              markers={markers}
+              {...(reference ? { reference } : {})}
             />
-            <YAxis tick={AXIS} stroke="#2a313a" width={44} tickFormatter={format} allowDecimals={false} />
-            <Tooltip content={renderTip} isAnimationActive={false} cursor={{ stroke: '#4fa3ff', strokeOpacity: 0.4 }} />
-            {reference && <ReferenceLine y={reference.y} stroke="#7c8794" strokeDasharray="4 3" />}
-            {first &&
-              last &&
-              markers
-                .filter((m) => m.t >= first.t && m.t <= last.t)
-                .map((m) => (
-                  <ReferenceLine
-                    key={`${m.t}-${m.label}`}
-                    x={m.t}
-                    stroke="#d9a441"
-                    strokeDasharray="3 3"
-                    label={{ value: m.label, position: 'insideTopLeft', fill: '#d9a441', fontSize: 10 }}
-                  />
-                ))}
-            {series.map((s) => {
-              const kind = s.kind ?? 'line';
-              if (kind === 'area')
-                return (
-                  <Area
-                    key={s.key}
-                    dataKey={s.key}
-                    name={s.label}
-                    stackId={s.stack}
-                    type="stepAfter"
-                    stroke={s.color}
-                    fill={s.color}
-                    fillOpacity={0.25}
-                    strokeWidth={1.2}
-                    isAnimationActive={false}
-                    dot={false}
-                  />
-                );
-              if (kind === 'bar')
-                return (
-                  <Bar
-                    key={s.key}
-                    dataKey={s.key}
-                    name={s.label}
-                    stackId={s.stack}
-                    fill={s.color}
-                    isAnimationActive={false}
-                  />
-                );
-              return (
-                <Line
-                  key={s.key}
-                  dataKey={s.key}
-                  name={s.label}
-                  type="monotone"
-                  stroke={s.color}
-                  strokeWidth={1.5}
-                  dot={false}
-                  isAnimationActive={false}
-                />
-              );
-            })}
-          </ComposedChart>
+          </Suspense>
         )}
         {data.length === 0 && <div className="empty">no samples yet</div>}
       </div>

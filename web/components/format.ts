@@ -1,13 +1,22 @@
 // Formatting shared by every panel: numbers, durations, times and rates in the compact forms a dense
 // dashboard needs. Pure functions, so builders and tests can use them without React.
 
+// One formatter for every count: toLocaleString builds a new one per call, which a panel full of numbers
+// re-rendering under a busy stream pays thousands of times a second.
+const GROUPED = new Intl.NumberFormat('en-US');
+
+/** 1234 → "1,234" (the value as toLocaleString('en-US') writes it, from one shared formatter). */
+export function fmtGrouped(n: number): string {
+  return GROUPED.format(n);
+}
+
 /** 1234 → "1,234"; 12345678 → "12.3M". */
 export function fmtCount(n: number | undefined): string {
   if (n === undefined || !Number.isFinite(n)) return '–';
   const a = Math.abs(n);
   if (a >= 10_000_000) return `${(n / 1_000_000).toFixed(1)}M`;
   if (a >= 100_000) return `${(n / 1000).toFixed(0)}k`;
-  return Math.round(n).toLocaleString('en-US');
+  return fmtGrouped(Math.round(n));
 }
 
 /** A rate per second with a precision that suits its size. */
