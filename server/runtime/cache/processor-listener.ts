@@ -219,7 +219,10 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
 
 /** cache.sharedProcessor: fans notifications out; resync notifications only to listeners due one. */
 export class SharedProcessor<T = KubeObject> {
+  /** Each listener and whether it is due the resync being distributed. */
   private listeners = new Map<ProcessorListener<T>, boolean>();
+  /** The same listeners in order, walked for every notification without an iterator or entry pairs. */
+  private ordered: ProcessorListener<T>[] = [];
   private started = false;
 
   constructor(private readonly clock: Clock) {}
@@ -237,18 +240,25 @@ export class SharedProcessor<T = KubeObject> {
   }
 
   addListener(l: ProcessorListener<T>): void {
+    if (!this.listeners.has(l)) this.ordered = [...this.ordered, l];
     this.listeners.set(l, true);
     if (this.started) l.run();
   }
 
   removeListener(l: ProcessorListener<T>): boolean {
     if (!this.listeners.delete(l)) return false;
+    this.ordered = this.ordered.filter((x) => x !== l);
     l.stop();
     return true;
   }
 
   distribute(n: Notification<T>, sync: boolean): void {
-    for (const [l, syncing] of this.listeners) if (!sync || syncing) l.add(n);
+    // A new array on every add or remove, so a change made while this walks one cannot disturb it.
+    const ordered = this.ordered;
+    for (let i = 0; i < ordered.length; i++) {
+      const l = ordered[i] as ProcessorListener<T>;
+      if (!sync || this.listeners.get(l) === true) l.add(n);
+    }
   }
 
   run(): void {
