@@ -147,7 +147,7 @@ async function main(): Promise<void> {
   const synced = memory();
   const ringAtSync = ringEvents();
   if (opts.heapSnapshot) writeHeapSnapshot(opts.heapSnapshot);
-  send({ type: 'synced', syncMs, before, synced });
+  send({ type: 'synced', syncMs, before, synced, peakRss: Math.max(peakRss, kernelPeakRss() ?? 0) });
   let result: ScaleChildResult | undefined;
   if (opts.dashboard) {
     await nextMessage('measure');

@@ -31,21 +31,21 @@ export interface ScaleResult {
   kind: 'ConfigMap';
   meanJsonBytes: number;
   dashboard: ScaleChildResult;
-  /** The manager alone, after the sync (after GC). */
-  baseline: { syncMs: number; before: ScaleMemory; synced: ScaleMemory };
+  /** The manager alone, after the sync (after GC), and its peak RSS during the sync. */
+  baseline: { syncMs: number; before: ScaleMemory; synced: ScaleMemory; peakRss: number };
   /** The machine's 1-minute load average when the steady phase began and ended (wall-clock figures stretch with it). */
   loadAverage: number[];
   client: {
     bytes: number;
     batches: number;
     events: number;
-    /** Snapshots after the first (a client that fell behind gets one when its socket drains), and their bytes. */
+    /** Snapshots (a client that fell behind gets one when its socket drains; hello answers one), and their bytes. */
     snapshots: number;
     snapshotBytes: number;
     lagNotices: number;
     ms: number;
-    /** Why the socket closed before the end, if it did. */
-    disconnect?: string;
+    /** Why the socket closed before the end, each time it did (it then reconnects and resumes, as the browser does). */
+    disconnects: string[];
   };
 }
 
@@ -134,7 +134,7 @@ export async function benchScale(
       seconds: shape.seconds,
       dashboard: false,
     };
-    let plainSynced: Message = { type: 'synced', syncMs: NaN, before: NO_MEMORY, synced: NO_MEMORY };
+    let plainSynced: Message = { type: 'synced', syncMs: NaN, before: NO_MEMORY, synced: NO_MEMORY, peakRss: NaN };
     if (!extra.noBaseline) {
       log(`scale: the manager alone syncing ${shape.objects} configmaps (baseline heap)…`);
       const plain = forkChild(base);
@@ -150,10 +150,11 @@ export async function benchScale(
       ...(extra.heapSnapshot ? { heapSnapshot: extra.heapSnapshot } : {}),
     });
     const { url } = (await dash.next('listening')) as unknown as { url: string };
+    log(`scale: dashboard at ${url}`);
     const socket = connect(extra.noClient ? 'http://127.0.0.1:1' : url, {
       transports: ['websocket'],
       forceNew: true,
-      reconnection: false,
+      reconnectionDelayMax: 2000,
     });
     const stats: ScaleResult['client'] = {
       bytes: 0,
@@ -163,32 +164,52 @@ export async function benchScale(
       snapshotBytes: 0,
       lagNotices: 0,
       ms: 0,
+      disconnects: [],
     };
     socket.io.on('open', () => {
       socket.io.engine.on('packet', (p: { data?: unknown }) => {
         if (typeof p.data !== 'string') return;
         const n = Buffer.byteLength(p.data) + 1;
         stats.bytes += n;
-        if (p.data.startsWith('2["snapshot"')) stats.snapshotBytes += n;
+        if (p.data.startsWith('2["snapshot"') || /^3\d+\[\{"type":"snapshot"/.test(p.data.slice(0, 40))) {
+          stats.snapshotBytes += n;
+        }
       });
     });
-    socket.on('batch', (b: { events: unknown[] }) => {
+    // As the browser does: on every (re)connect say hello, resuming from the last batch when there was one.
+    let cursor: { serverEpoch: string; lastSeq: number } | undefined;
+    const hello = async (): Promise<void> => {
+      const res = (await socket.emitWithAck('hello', {
+        protocolVersion: PROTOCOL_VERSION,
+        ...(cursor ? { resume: cursor } : {}),
+      })) as { type: string; seq?: number; server?: { serverEpoch: string } };
+      if (res.type !== 'snapshot' && res.type !== 'replay') throw new Error(`hello answered ${res.type}`);
+      if (res.server && res.seq !== undefined) cursor = { serverEpoch: res.server.serverEpoch, lastSeq: res.seq };
+    };
+    socket.on('batch', (b: { serverEpoch: string; seq: number; events: unknown[] }) => {
       stats.batches++;
       stats.events += b.events.length;
+      cursor = { serverEpoch: b.serverEpoch, lastSeq: b.seq };
     });
-    socket.on('snapshot', () => void stats.snapshots++);
+    socket.on('snapshot', (snap: { serverEpoch: string; seq: number }) => {
+      stats.snapshots++;
+      cursor = { serverEpoch: snap.serverEpoch, lastSeq: snap.seq };
+    });
     socket.on('lag', () => void stats.lagNotices++);
     socket.on('disconnect', (reason) => {
-      if (reason !== 'io client disconnect') stats.disconnect ??= reason;
+      if (reason !== 'io client disconnect') stats.disconnects.push(reason);
     });
-    if (!extra.noClient) {
-      await new Promise<void>((resolve, reject) => {
-        socket.once('connect', () => resolve());
-        socket.once('connect_error', reject);
+    const firstHello = new Promise<void>((resolve, reject) => {
+      socket.on('connect', () => {
+        hello().then(resolve, reject);
       });
-      const hello = (await socket.emitWithAck('hello', { protocolVersion: PROTOCOL_VERSION })) as { type: string };
-      if (hello.type !== 'snapshot') throw new Error(`hello answered ${hello.type}, expected a snapshot`);
-    } else socket.disconnect();
+      socket.once('connect_error', reject);
+    });
+    if (!extra.noClient) await firstHello;
+    else {
+      firstHello.catch(() => undefined);
+      socket.disconnect();
+    }
     dash.child.send({ type: 'start' });
     const synced = await dash.next('synced');
     log(
@@ -198,6 +219,8 @@ export async function benchScale(
     load.push(loadavg()[0] ?? NaN);
     const bytes0 = stats.bytes;
     const events0 = stats.events;
+    stats.snapshots = 0;
+    stats.snapshotBytes = 0;
     const t0 = performance.now();
     dash.child.send({ type: 'measure' });
     const { result } = (await dash.next('result')) as unknown as { result: ScaleChildResult };
@@ -220,6 +243,7 @@ export async function benchScale(
         syncMs: plainSynced['syncMs'] as number,
         before: plainSynced['before'] as ScaleMemory,
         synced: plainSynced['synced'] as ScaleMemory,
+        peakRss: plainSynced['peakRss'] as number,
       },
       client: stats,
       loadAverage: load,
@@ -247,7 +271,8 @@ export function scaleLines(r: ScaleResult): string[] {
     `  machine load average ${r.loadAverage.map((l) => l.toFixed(1)).join(' → ')} on ${availableParallelism()} cores ` +
       '(the event-loop delay and the collector pauses are wall time and stretch with it)',
     `  sync ${(d.syncMs / 1000).toFixed(1)} s (manager alone ${(r.baseline.syncMs / 1000).toFixed(1)} s)`,
-    `  RSS peak ${MB(peak)}, end ${MB(d.end.rss)}  (target ≤ ${MB(SCALE_TARGETS.rssBytes)}: ${verdict(peak <= SCALE_TARGETS.rssBytes)})`,
+    `  RSS peak ${MB(peak)}, end ${MB(d.end.rss)}  (target ≤ ${MB(SCALE_TARGETS.rssBytes)}: ${verdict(peak <= SCALE_TARGETS.rssBytes)}); ` +
+      `the manager alone peaked at ${MB(r.baseline.peakRss)} while syncing`,
     `  heap used/total after sync ${MB(d.synced.heapUsed)} / ${MB(d.synced.heapTotal)}, at the end ${MB(d.end.heapUsed)} / ${MB(d.end.heapTotal)} (after GC)`,
     `  heap grown by the sync, per cached object: ${withDash.toFixed(0)} B with the dashboard, ${alone.toFixed(0)} B ` +
       `for the manager alone (${(alone / r.meanJsonBytes).toFixed(2)}× the JSON) → the dashboard adds ${(withDash - alone).toFixed(0)} B per object ` +
@@ -261,7 +286,7 @@ export function scaleLines(r: ScaleResult): string[] {
     `  stream to the client ${(r.client.bytes / 1024 / (r.client.ms / 1000)).toFixed(0)} KB/s ` +
       `(${(r.client.events / (r.client.ms / 1000)).toFixed(0)} events/s in ${r.client.batches} batches; ` +
       `${r.client.lagNotices} lag notices, ${r.client.snapshots} snapshots of ${MB(r.client.snapshotBytes)}` +
-      `${r.client.disconnect ? `; DISCONNECTED: ${r.client.disconnect}` : ''})`,
+      `${r.client.disconnects.length ? `; disconnected ${r.client.disconnects.length}× (${[...new Set(r.client.disconnects)].join(', ')}), reconnected` : ''})`,
   ];
 }
 
