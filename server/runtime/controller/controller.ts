@@ -25,7 +25,7 @@ import { errorMessage } from '../util/errors';
 import { defaultNewQueue } from './default-queue';
 import { DEFAULT_CACHE_SYNC_TIMEOUT_MS, type ControllerOptions, type ControllerQueue, type NewQueue } from './options';
 import { handleResult, readResult } from './result-handling';
-import { ReconcileSignals } from './reconcile-signal';
+import { ReconcileSignals, type ReconcileSignal } from './reconcile-signal';
 import { Stepper } from './stepper';
 import type { TypedRateLimiter } from '../workqueue/interfaces';
 import { runtimeDefaults } from '../upstream';
@@ -382,14 +382,7 @@ export class Controller {
       grace = this.watchGrace(this.timedOut(aborted) ? 'timeout' : 'shutdown', req, worker, log);
     });
     const controller = this.name;
-    const rctx: ReconcileContext = {
-      get signal() {
-        return ctx.signal;
-      },
-      log,
-      reconcileID,
-      controller,
-    };
+    const rctx = new RunContext(ctx, log, reconcileID, controller);
     try {
       const returned: unknown = await runInReconcileScope({ controller, key: requestKey(req), reconcileID }, () =>
         this.reconciler.reconcile(rctx, req),
@@ -454,7 +447,29 @@ export class Controller {
 
 const MAX_ERROR_CHARS = 4000;
 
-/** controller.NewUnmanaged */
-export function newUnmanaged(opts: ControllerOptions): Controller {
-  return new Controller(opts);
+/**
+ * The ReconcileContext a reconciler gets. `signal` is an own enumerable getter, so `{ ...ctx }` still copies it
+ * (building the signal then), and it is one shared function: an object literal with a getter would give every
+ * reconcile's context a hidden class of its own.
+ */
+class RunContext implements ReconcileContext {
+  declare readonly signal: AbortSignal;
+  readonly #lazy: ReconcileSignal;
+
+  constructor(
+    lazy: ReconcileSignal,
+    readonly log: Logger,
+    readonly reconcileID: string,
+    readonly controller: string,
+  ) {
+    this.#lazy = lazy;
+    Object.defineProperty(this, 'signal', RunContext.#signalProperty);
+  }
+
+  static readonly #signalProperty: PropertyDescriptor = {
+    get(this: RunContext): AbortSignal {
+      return this.#lazy.signal;
+    },
+    enumerable: true,
+  };
 }

@@ -127,6 +127,15 @@ describe('a controller reconcile', () => {
     expect(built).toBe(0);
   });
 
+  it('gives a context whose spread copy keeps the signal and shows nothing internal', async () => {
+    let copy: Record<string, unknown> = {};
+    await runOne((ctx) => {
+      copy = { ...ctx };
+    });
+    expect(Object.keys(copy).sort()).toEqual(['controller', 'log', 'reconcileID', 'signal']);
+    expect(copy.signal).toBeInstanceOf(AbortSignal);
+  });
+
   it('hands a reconciler that keeps its context a signal aborted once it returned', async () => {
     let kept: ReconcileContext | undefined;
     await runOne((ctx) => {
