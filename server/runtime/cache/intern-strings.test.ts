@@ -39,6 +39,25 @@ describe('transformInternStrings', () => {
     expect(t.heldValues()).toBe(5);
   });
 
+  it('writes the held copy back into every later object', () => {
+    const t = transformInternStrings({ fields: ['image'] });
+    t(pod('first'));
+    // A string's identity is not observable from JavaScript; a setter sees what the transform writes back.
+    const written: string[] = [];
+    let image = `${IMAGE.slice(0, 10)}${IMAGE.slice(10)}`;
+    const container = {};
+    Object.defineProperty(container, 'image', {
+      enumerable: true,
+      get: () => image,
+      set: (v: string) => {
+        written.push(v);
+        image = v;
+      },
+    });
+    t({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'second' }, spec: { containers: [container] } } as KubeObject);
+    expect(written).toEqual([IMAGE]);
+  });
+
   it('stops admitting values once full, and keeps working', () => {
     const t = transformInternStrings({ maxEntries: 2, fields: ['image'] });
     for (let i = 0; i < 5; i++) expect(t(pod(`pod-${i}`, `${IMAGE}-${i}`)).metadata.name).toBe(`pod-${i}`);

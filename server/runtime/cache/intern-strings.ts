@@ -94,10 +94,8 @@ export function transformInternStrings(options: InternStringsOptions = {}): Inte
     for (const k in rec) {
       const x = rec[k];
       if (typeof x === 'string') {
-        if (x.length > SHARED_BY_V8 && x.length <= MAX_INTERNED_LENGTH && fields.has(k)) {
-          const held = intern(x);
-          if (held !== x) rec[k] = held;
-        }
+        // Always written back: equal strings compare equal, so there is no telling the copies apart here.
+        if (x.length > SHARED_BY_V8 && x.length <= MAX_INTERNED_LENGTH && fields.has(k)) rec[k] = intern(x);
       } else if (x !== null && typeof x === 'object') {
         walk(x);
       }
