@@ -3,7 +3,9 @@
 //   tsx --expose-gc bench/ingest-peer.ts PEER URL N M
 // PEER: ours (WatchList, the default), ours-list (LIST then WATCH), ours-strip (WatchList with the
 // strip-managedFields transform), ours-compact (WatchList, strip managedFields then intern repeated strings),
-// client-node (its makeInformer), floor (JSON.parse of the same bytes into a Map, nothing else).
+// client-node (its makeInformer), floor (JSON.parse of the same bytes into a Map, nothing else), and two rows
+// that split ours: transport (our HTTP client and watch decoding over the WatchList stream, events into a Map,
+// no informer) beside floor-lines (the floor's line parsing of that same WatchList stream).
 import { request } from 'node:http';
 import { CoreV1Api, KubeConfig, makeInformer, type V1Pod } from '@kubernetes/client-node';
 import type { KubeObject } from '../shared/models/object';
@@ -76,9 +78,27 @@ function get(path: string, onData: (chunk: Buffer) => void): Promise<void> {
   });
 }
 
+const keyOf = (o: KubeObject): string => `${o.metadata.namespace}/${o.metadata.name}`;
+
+/** The floor's watch parsing: each chunk decoded, each line parsed and its object kept; bookmarks skipped. */
+function parseLines(objects: Map<string, unknown>, tick: () => void): (chunk: Buffer) => void {
+  let rest = '';
+  return (c) => {
+    const text = rest + c.toString();
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+      const ev = JSON.parse(text.slice(start, nl)) as { type: string; object: KubeObject };
+      start = nl + 1;
+      if (ev.type === 'BOOKMARK') continue;
+      objects.set(keyOf(ev.object), ev.object);
+      tick();
+    }
+    rest = text.slice(start);
+  };
+}
+
 const floor: Run = async (_done, tick) => {
   const objects = new Map<string, unknown>();
-  const keyOf = (o: KubeObject) => `${o.metadata.namespace}/${o.metadata.name}`;
   const parts: Buffer[] = [];
   await get('/api/v1/pods', (c) => parts.push(c));
   const list = JSON.parse(Buffer.concat(parts).toString()) as {
@@ -89,20 +109,41 @@ const floor: Run = async (_done, tick) => {
     objects.set(keyOf(o), o);
     tick();
   }
-  let rest = '';
-  const watching = get(`/api/v1/pods?watch=true&resourceVersion=${list.metadata.resourceVersion}`, (c) => {
-    const text = rest + c.toString();
-    let start = 0;
-    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-      const ev = JSON.parse(text.slice(start, nl)) as { object: KubeObject };
-      objects.set(keyOf(ev.object), ev.object);
-      start = nl + 1;
-      tick();
-    }
-    rest = text.slice(start);
-  });
+  const watching = get(
+    `/api/v1/pods?watch=true&resourceVersion=${list.metadata.resourceVersion}`,
+    parseLines(objects, tick),
+  );
   void watching.catch(() => undefined);
   return { keep: objects, stop: () => undefined };
+};
+
+const WATCH_LIST_QUERY = 'watch=true&sendInitialEvents=true&resourceVersionMatch=NotOlderThan&allowWatchBookmarks=true';
+
+const floorLines: Run = async (_done, tick) => {
+  const objects = new Map<string, unknown>();
+  void get(`/api/v1/pods?${WATCH_LIST_QUERY}`, parseLines(objects, tick)).catch(() => undefined);
+  return { keep: objects, stop: () => undefined };
+};
+
+const transport: Run = async (_done, tick) => {
+  const http = new HttpClient({ config: RestConfig.forServer(url) });
+  const lw = newListWatchFromClient({ http, gvr: { group: '', version: 'v1', resource: 'pods' } });
+  const w = await lw.watch({
+    sendInitialEvents: true,
+    resourceVersionMatch: 'NotOlderThan',
+    allowWatchBookmarks: true,
+  });
+  const objects = new Map<string, unknown>();
+  const reading = (async () => {
+    for await (const ev of w) {
+      if (ev.type === 'BOOKMARK') continue;
+      const o = ev.object as KubeObject;
+      objects.set(keyOf(o), o);
+      tick();
+    }
+  })();
+  void reading.catch(() => undefined);
+  return { keep: objects, stop: () => w.stop() };
 };
 
 const RUNS: Record<string, Run> = {
@@ -112,6 +153,8 @@ const RUNS: Record<string, Run> = {
   'ours-compact': ours(true, chainTransforms(dropManagedFields, transformInternStrings())),
   'client-node': clientNode,
   floor,
+  'floor-lines': floorLines,
+  transport,
 };
 
 async function main(): Promise<void> {

@@ -11,7 +11,18 @@ import { eventsPerSec, ingestTargets, meanPodJsonBytes, type Target } from './in
 import { render } from './table';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const NODE_PEERS = ['floor', 'ours', 'ours-list', 'ours-strip', 'ours-compact', 'client-node'] as const;
+// floor-lines and transport split ours in two: parsing the WatchList stream's lines alone, and our HTTP client
+// and watch decoding alone (no informer); the rest of ours is the informer.
+const NODE_PEERS = [
+  'floor',
+  'floor-lines',
+  'transport',
+  'ours',
+  'ours-list',
+  'ours-strip',
+  'ours-compact',
+  'client-node',
+] as const;
 
 export interface IngestShape {
   pods: number;
@@ -155,6 +166,8 @@ export async function benchIngest(
 const num = (n: number | undefined, digits = 0): string => (n === undefined ? '–' : n.toFixed(digits));
 const LABELS: Record<string, string> = {
   floor: 'JSON.parse floor',
+  'floor-lines': 'JSON.parse floor, WatchList lines',
+  transport: 'ours, HTTP + decoding only (no informer)',
   ours: 'ours (WatchList)',
   'ours-list': 'ours (LIST + WATCH)',
   'ours-strip': 'ours (WatchList, strip managedFields)',
