@@ -473,3 +473,8 @@ class RunContext implements ReconcileContext {
     enumerable: true,
   };
 }
+
+/** controller.NewUnmanaged */
+export function newUnmanaged(opts: ControllerOptions): Controller {
+  return new Controller(opts);
+}
