@@ -154,6 +154,31 @@ describe('reflector_test', () => {
     await done;
   });
 
+  it('a watch stream whose stop throws still ends: the watch finishes with that error', async () => {
+    ctl = new AbortController();
+    const w = new ScriptedWatch();
+    w.stop = () => {
+      throw new Error('stop failed');
+    };
+    const r = reflector(
+      funcLW(
+        () => listOf('1'),
+        () => w,
+      ),
+      fresh(),
+    );
+    let settled = false;
+    const done = r.listAndWatch(ctl.signal).then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    await flushMicrotasks();
+    ctl.abort();
+    await flushMicrotasks();
+    expect(settled).toBe(true);
+    await done;
+  });
+
   it('the type filter compares apiVersion and kind whole; an object declaring neither is kept', async () => {
     ctl = new AbortController();
     const store = fresh();

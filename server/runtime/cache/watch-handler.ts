@@ -101,11 +101,17 @@ export function handleWatch<T extends KubeObject>(w: OpenWatch<T>, o: HandleWatc
       finished = true;
       o.signal.removeEventListener('abort', onAbort);
       o.stops.listen(undefined);
-      if (!keepOpen) {
-        w.stream.stop();
-        o.report.watchEnd(o.resourceVersion(), events, start, reason, err);
+      try {
+        if (!keepOpen) {
+          w.stream.stop();
+          o.report.watchEnd(o.resourceVersion(), events, start, reason, err);
+        }
+        resolve({ err, initialEventsEnd });
+      } catch (thrown) {
+        // A stream or reporter that throws ends the watch with that error rather than leaving the reflector
+        // waiting for it (or the throw escaping from a callback).
+        resolve({ err: thrown, initialEventsEnd });
       }
-      resolve({ err, initialEventsEnd });
     };
     const stopWith = (s: WatchStop): void =>
       s.stop === 'abort' ? finish('stopped', ErrStopRequested) : finish('error', s.err);
