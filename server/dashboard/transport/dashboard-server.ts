@@ -31,7 +31,12 @@ export interface DashboardOptions extends AuthOptions {
   /** Slow-client and replay limits, see SocketServerOptions. */
   limits?: Pick<
     SocketServerOptions,
-    'maxBufferedPackets' | 'maxBufferedBytes' | 'maxReplayEvents' | 'lagCheckIntervalMs' | 'inspectLimits'
+    | 'maxBufferedPackets'
+    | 'maxBufferedBytes'
+    | 'maxReplayEvents'
+    | 'lagCheckIntervalMs'
+    | 'overflowSnapshotBackoffMs'
+    | 'inspectLimits'
   >;
   /** Where the URL (and a generated token) is printed. Default console.log. */
   log?: (line: string) => void;

@@ -414,4 +414,39 @@ describe('slow clients', () => {
     expect(state.view).toEqual(recorder.view);
     expect(dash.sockets.clientStats()[0]?.lagging).toBe(false);
   });
+
+  it('a client that falls behind again soon after an overflow snapshot waits for the next one, with lag summaries', async () => {
+    const { dash, recorder } = await setup({
+      recorderOptions: { flushIntervalMs: 1_000_000, maxPending: 1_000_000 },
+      limits: { maxBufferedPackets: 4, lagCheckIntervalMs: 25, overflowSnapshotBackoffMs: 3_600_000 },
+    });
+    const c = track(client(dash));
+    const state = follow(c);
+    let lags = 0;
+    c.on('lag', () => void lags++);
+    const h = await hello(c);
+    if (h.type !== 'snapshot') throw new Error('expected snapshot');
+    state.view = h.view;
+    const ws = (c.io.engine.transport as unknown as { ws: { _socket: { pause(): void; resume(): void } } }).ws;
+    const fallBehind = async (): Promise<void> => {
+      ws._socket.pause();
+      for (let round = 0; round < 60 && !dash.sockets.clientStats()[0]?.lagging; round++) {
+        for (let i = 0; i < 500; i++)
+          recorder.emit({ kind: 'queue.forget', queue: 'bulk', key: `k${i}-${'x'.repeat(2000)}` });
+        recorder.flush();
+        await new Promise((r) => setImmediate(r));
+      }
+      expect(dash.sockets.clientStats()[0]?.lagging).toBe(true);
+      ws._socket.resume();
+    };
+    const overflows = (): number => state.snapshots.filter((s) => s.reason === 'overflow').length;
+    await fallBehind();
+    await until(c, () => overflows() === 1);
+    await until(c, () => !dash.sockets.clientStats()[0]?.lagging);
+    await fallBehind();
+    const lagsBefore = lags;
+    await until(c, () => lags >= lagsBefore + 3 || overflows() > 1);
+    expect(overflows()).toBe(1);
+    expect(dash.sockets.clientStats()[0]?.lagging).toBe(true);
+  });
 });

@@ -54,6 +54,12 @@ export interface SocketServerOptions {
   maxReplayEvents?: number;
   /** How often lagging clients are checked and sent a summary. Default 500 ms. */
   lagCheckIntervalMs?: number;
+  /**
+   * A client that falls behind again soon after an overflow snapshot waits this long for the next one, doubling
+   * each time up to 30 times this (lag summaries meanwhile), so a client that cannot keep up costs the server
+   * one snapshot per backoff instead of one per drain. Default 1000 ms.
+   */
+  overflowSnapshotBackoffMs?: number;
   /** Per-connection bounds on inspect answers. Default DEFAULT_INSPECT_LIMITS. */
   inspectLimits?: Partial<InspectLimits>;
 }
@@ -68,6 +74,9 @@ interface Session {
   sub: Subscription;
   lagging: boolean;
   dropped: number;
+  /** Overflow snapshots sent in a row (reset once the client keeps up for twice its backoff). */
+  overflows: number;
+  lastOverflowAt: number;
 }
 
 const KNOWN_EVENTS = new Set(['hello', 'subscribe', 'inspect', 'command']);
@@ -91,6 +100,7 @@ export class DashboardSocketServer {
   private readonly maxBytes: number;
   private readonly maxReplay: number;
   private readonly lagIntervalMs: number;
+  private readonly overflowBackoffMs: number;
   private readonly inspectLimits: InspectLimits;
   private lagTimer: TimerHandle | undefined;
   private unsubscribeBatches: (() => void) | undefined;
@@ -106,6 +116,7 @@ export class DashboardSocketServer {
     this.maxBytes = opts.maxBufferedBytes ?? 4 * 1024 * 1024;
     this.maxReplay = opts.maxReplayEvents ?? 20_000;
     this.lagIntervalMs = opts.lagCheckIntervalMs ?? 500;
+    this.overflowBackoffMs = opts.overflowSnapshotBackoffMs ?? 1000;
     this.inspectLimits = { ...DEFAULT_INSPECT_LIMITS, ...opts.inspectLimits };
     this.startedAt = opts.info.startedAt ?? this.clock.now();
     this.commands = new CommandHandler({
@@ -202,7 +213,16 @@ export class DashboardSocketServer {
   // -------------------------------------------------------------------------------------------------------------
 
   private onConnection(socket: DashSocket): void {
-    const session: Session = { socket, ready: false, cursor: 0, sub: {}, lagging: false, dropped: 0 };
+    const session: Session = {
+      socket,
+      ready: false,
+      cursor: 0,
+      sub: {},
+      lagging: false,
+      dropped: 0,
+      overflows: 0,
+      lastOverflowAt: 0,
+    };
     this.sessions.set(socket.id, session);
     // Only stream while somebody listens: with no clients the recorder has no batch listener from us.
     this.unsubscribeBatches ??= this.opts.recorder.onBatch((events) => this.onBatch(events));
@@ -321,6 +341,7 @@ export class DashboardSocketServer {
       }
       if (fresh.length === 0) continue;
       if (this.isSlow(s.socket)) {
+        if (this.clock.now() - s.lastOverflowAt > 2 * this.overflowBackoff(s)) s.overflows = 0;
         s.lagging = true;
         s.dropped += fresh.length;
         this.sendLag(s);
@@ -363,9 +384,13 @@ export class DashboardSocketServer {
       let still = false;
       for (const s of this.sessions.values()) {
         if (!s.lagging) continue;
-        if (this.isDrained(s.socket)) {
+        // A snapshot is the largest message there is (megabytes at thousands of keys): a client that cannot keep
+        // up gets them at a widening interval, not every time its socket drains.
+        if (this.isDrained(s.socket) && this.clock.now() >= s.lastOverflowAt + this.overflowBackoff(s)) {
           this.opts.recorder.flush();
           this.sendSnapshot(s, 'overflow');
+          s.overflows++;
+          s.lastOverflowAt = this.clock.now();
         } else {
           this.sendLag(s);
           still = true;
@@ -373,6 +398,12 @@ export class DashboardSocketServer {
       }
       if (still) this.scheduleLagCheck();
     }, this.lagIntervalMs);
+  }
+
+  /** How long after its last overflow snapshot a session waits for the next: none before the first. */
+  private overflowBackoff(s: Session): number {
+    if (s.overflows === 0) return 0;
+    return Math.min(30 * this.overflowBackoffMs, this.overflowBackoffMs * 2 ** (s.overflows - 1));
   }
 
   private isDrained(socket: DashSocket): boolean {
