@@ -112,7 +112,7 @@ export function createObject(
 
   if (type.namespaced) admitCreateInNamespace(ctx, type, m.namespace as string, m.name || m.generateName || '');
   if (type.crdName) {
-    const crd = ctx.storage.get(grKey('apiextensions.k8s.io', 'customresourcedefinitions'), type.crdName);
+    const crd = ctx.storage.peek(grKey('apiextensions.k8s.io', 'customresourcedefinitions'), type.crdName);
     if (crd?.metadata.deletionTimestamp) {
       throw newForbidden(
         { group: type.group, resource: type.resource },
@@ -147,7 +147,7 @@ export function createObject(
     if (isNamespaceType(type) && obj.metadata.labels)
       obj.metadata.labels['kubernetes.io/metadata.name'] = m.name as string;
     const key = objectKey(m.namespace, m.name as string);
-    const existing = ctx.storage.get(gr, key);
+    const existing = ctx.storage.peek(gr, key);
     if (!existing) {
       if (opts.dryRun) return obj;
       const stored = ctx.storage.create(gr, key, obj);

@@ -32,7 +32,7 @@ export function prepareNamespaceForUpdate(next: KubeObject): void {
 
 /** NamespaceLifecycle admission for creates of namespaced objects. */
 export function admitCreateInNamespace(ctx: SandboxContext, type: ResourceType, namespace: string, name: string): void {
-  const ns = ctx.storage.get(NS_GR, namespace);
+  const ns = ctx.storage.peek(NS_GR, namespace);
   if (!ns) throw newNotFound({ group: '', resource: 'namespaces' }, namespace);
   if (ns.metadata.deletionTimestamp || (ns.status as { phase?: string } | undefined)?.phase === 'Terminating') {
     const err = newForbidden(
