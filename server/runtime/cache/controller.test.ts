@@ -258,5 +258,31 @@ describe('Controller.run', () => {
       expect(otherWorkRanAfter).toBeDefined();
       expect(otherWorkRanAfter).toBeLessThan(n);
     });
+
+    it(`yields between batches even when processing throws (${kind})`, async () => {
+      const indexer = newIndexer<KubeObject>(deletionHandlingMetaNamespaceKeyFunc, {});
+      const fifo: Queue<Deltas<KubeObject>, KubeObject> = kind === 'RealFIFO'
+        ? new RealFIFO({ knownObjects: indexer })
+        : new DeltaFIFO({ knownObjects: indexer });
+      const n = 2500;
+      for (let i = 0; i < n; i++) fifo.add(pod(`p${i}`, String(i + 1)));
+      let processed = 0;
+      let otherWorkRanAfter: number | undefined;
+      const stop = new AbortController();
+      const c = new Controller<KubeObject>({
+        queue: fifo,
+        listerWatcher: new ScriptedListWatch({ clock: new FakeClock() }),
+        process: () => {
+          processed++;
+          if (processed === 1) queueMicrotask(() => (otherWorkRanAfter = processed));
+          if (processed === n) stop.abort();
+          throw new Error('handler failed');
+        },
+        clock: new FakeClock(),
+      });
+      await c.run(stop.signal);
+      expect(processed).toBe(n);
+      expect(otherWorkRanAfter).toBeLessThan(n);
+    });
   }
 });

@@ -94,10 +94,11 @@ export class Controller<T extends KubeObject = KubeObject> {
     while (!signal.aborted) {
       try {
         // A backlog is worked through without a promise per item, but after a batch the loop waits once, so
-        // what else is due on this turn (handlers' deliveries, the watch) runs between batches.
-        if (burst < POP_BURST && queue.popReady?.(process) !== undefined) {
+        // what else is due on this turn (handlers' deliveries, the watch) runs between batches. Counted before
+        // the pop, so items whose processing throws count too.
+        if (burst < POP_BURST && queue.popReady) {
           burst++;
-          continue;
+          if (queue.popReady(process) !== undefined) continue;
         }
         burst = 0;
         await queue.pop(process);
