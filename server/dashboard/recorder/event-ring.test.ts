@@ -55,6 +55,19 @@ describe('EventRing', () => {
     expect(r.since(r.firstSeq! - 1)?.length).toBe(r.size);
   });
 
+  it('grows its buffer in order after evictions have moved its start (large events, then many small ones)', () => {
+    const r = new EventRing({ maxBytes: 200_000 });
+    let seq = 0;
+    for (let i = 0; i < 300; i++) r.push(ev(++seq, 'x'.repeat(2000)));
+    expect(r.evicted).toBeGreaterThan(0);
+    // Small events until the buffer has just grown past its first 1,024 slots, its start mid-buffer.
+    while (r.size <= 1030 && seq < 10_000) r.push(ev(++seq));
+    expect(r.size).toBeGreaterThan(1024);
+    const kept = r.toArray().map((e) => e.seq);
+    expect(kept).toEqual(Array.from({ length: r.size }, (_, i) => seq - r.size + 1 + i));
+    expect(r.since(seq - 10)?.map((e) => e.seq)).toEqual(kept.slice(-10));
+  });
+
   it('keeps the newest event even when it alone is over the budget', () => {
     const r = new EventRing({ maxBytes: 100 });
     r.push(ev(1));
