@@ -51,7 +51,8 @@ export class ReconcileSignal {
   /** Parent stopped or deadline passed while the reconcile runs: tells the controller, then the reconciler. */
   abort(reason: unknown): void {
     if (this.isAborted) return;
-    this.settle(reason);
+    this.isAborted = true;
+    this.abortReason = reason;
     this.onAbort(this);
     this.controller?.abort(reason);
   }
@@ -65,11 +66,6 @@ export class ReconcileSignal {
     }
     this.timer?.cancel();
     this.scope.release(this);
-  }
-
-  private settle(reason: unknown): void {
-    this.isAborted = true;
-    this.abortReason = reason;
   }
 }
 
