@@ -1,9 +1,16 @@
 // Narrows the stream to one namespace and/or one controller (a server-side subscription), for big clusters
 // where everything at once is too much to read. Aggregates then cover only what passes the filter.
-import { useRef } from 'react';
+import { useMemo, useRef } from 'react';
 import type { RuntimeView } from '../../shared/protocol/view';
 import type { Subscription } from '../../shared/protocol/subscription';
-import { useConnection } from '../client/hooks';
+import { useConnection, useThrottled } from '../client/hooks';
+
+/**
+ * How often the namespaces are looked for again. The shell re-renders many times a second under a busy
+ * stream and finding them walks every queue key (10,000 for a controller on as many objects), while a new
+ * namespace showing in the list a second late costs nothing.
+ */
+const NAMESPACE_SCAN_MS = 1000;
 
 /** Namespaces seen in queue keys and pending deltas, sorted. */
 export function namespacesOf(view: RuntimeView): string[] {
@@ -29,7 +36,9 @@ export function ScopeFilter({
   const conn = useConnection();
   // A filtered view only holds what passes the filter: remember every choice seen so switching stays possible.
   const seen = useRef({ ns: new Set<string>(), ctrl: new Set<string>() });
-  for (const n of namespacesOf(view)) seen.current.ns.add(n);
+  const scanned = useThrottled(view, NAMESPACE_SCAN_MS);
+  const found = useMemo(() => namespacesOf(scanned), [scanned]);
+  for (const n of found) seen.current.ns.add(n);
   for (const c of [...Object.keys(view.controllers), ...(serverControllers ?? [])]) seen.current.ctrl.add(c);
   const ns = sub?.namespaces?.[0] ?? '';
   const ctrl = sub?.controllers?.[0] ?? '';
