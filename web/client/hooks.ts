@@ -81,3 +81,10 @@ export function useThrottled<T>(value: T, ms: number, same: (a: T, b: T) => bool
   });
   return shown;
 }
+
+/** The value from an earlier render while `same` says the new one equals it, so memos built on it hold. */
+export function useStable<T>(value: T, same: (a: T, b: T) => boolean): T {
+  const kept = useRef(value);
+  if (kept.current !== value && !same(kept.current, value)) kept.current = value;
+  return kept.current;
+}

@@ -10,6 +10,7 @@ import { Badge, Stat, Stats } from '../../components/Stat';
 import { EmptyPage, PageHead } from '../../components/PageHead';
 import { fmtAgo, fmtClockMs, fmtCount } from '../../components/format';
 import { useInspect } from '../../components/useInspect';
+import { useStable } from '../../client/hooks';
 import { navigate } from '../../client/route';
 import { activateProps } from '../../components/activate';
 import { focusInformer, informerIds, seriesRate } from '../focus';
@@ -21,6 +22,7 @@ import {
   knownKeys,
   lowerKeys,
   recentOps,
+  sameKeys,
   splitKey,
   versionsNewestFirst,
 } from './indexer-series';
@@ -113,7 +115,8 @@ export function Indexer({ view, route, now }: PanelProps) {
     if (cut !== capped) setCapped(cut);
     if (fromServer.total !== listed) setListed(fromServer.total);
   }
-  const serverKeys = fromServer?.keys;
+  // A refresh of an unchanged cache keeps the list it had, and with it the lowercased keys and the filter.
+  const serverKeys = useStable(fromServer?.keys, sameKeys);
   const lower = useMemo(() => (serverKeys ? lowerKeys(serverKeys) : undefined), [serverKeys]);
   const filtered = useMemo(
     () => (serverKeys && lower ? filterKeys(serverKeys, lower, query) : undefined),

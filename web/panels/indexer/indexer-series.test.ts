@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { recordedView } from '../../fixtures/recorded-view';
-import { diffLines, filterKeys, knownKeys, lowerKeys, recentOps, splitKey } from './indexer-series';
+import { diffLines, filterKeys, knownKeys, lowerKeys, recentOps, sameKeys, splitKey } from './indexer-series';
 
 describe('indexer builders', () => {
   it('renders diffs as readable lines', () => {
@@ -52,5 +52,13 @@ describe('indexer builders', () => {
     expect(filterKeys(keys, lower, 'cm-0001')).toEqual(['load/cm-00012']);
     expect(filterKeys(keys, lower, 'nothing')).toEqual([]);
     expect(filterKeys(keys, lower, '')).toBe(keys);
+  });
+
+  it('tells an unchanged key list from a changed one', () => {
+    expect(sameKeys(['a/1', 'a/2'], ['a/1', 'a/2'])).toBe(true);
+    expect(sameKeys(['a/1', 'a/2'], ['a/1', 'a/3'])).toBe(false);
+    expect(sameKeys(['a/1'], ['a/1', 'a/2'])).toBe(false);
+    expect(sameKeys(undefined, ['a/1'])).toBe(false);
+    expect(sameKeys(undefined, undefined)).toBe(true);
   });
 });

@@ -42,6 +42,14 @@ export function lowerKeys(keys: readonly string[]): string[] {
   return keys.map((k) => k.toLowerCase());
 }
 
+/** Whether two key lists hold the same keys in the same order (a refresh of an unchanged cache). */
+export function sameKeys(a: readonly string[] | undefined, b: readonly string[] | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 /** The keys containing `search` (trimmed, any case), in list order; `lower` is lowerKeys(keys). */
 export function filterKeys(keys: readonly string[], lower: readonly string[], search: string): readonly string[] {
   const q = search.trim().toLowerCase();
