@@ -5,6 +5,7 @@ import { ErrFIFOClosed } from './fifo';
 import { DeletedFinalStateUnknown } from './interfaces';
 import type { KeyListerGetter } from './reflector-store';
 import { RealFIFO } from './real-fifo';
+import type { RuntimeEvent } from '../../../shared/protocol/events';
 
 interface TObj {
   name: string;
@@ -130,6 +131,45 @@ describe('the_real_fifo_test', () => {
     f.update(mk('foo', 6));
     f.resync();
     expect(await flat(f)).toEqual([{ type: 'Updated', object: mk('foo', 6) }]);
+  });
+
+  it('resync skips a key again once its queued deltas were popped only in part', async () => {
+    const f = fifo(literalLister(mk('foo', 5), mk('bar', 6)));
+    f.update(mk('foo', 6));
+    f.update(mk('foo', 7));
+    await pop(f);
+    f.resync();
+    expect(f.list().map((d) => [d.type, (d.object as TObj).name])).toEqual([
+      ['Updated', 'foo'],
+      ['Sync', 'bar'],
+    ]);
+  });
+
+  it('pendingForKey counts what was queued before a probe started listening, and what is popped meanwhile', async () => {
+    const probe = {
+      enabled: false,
+      events: [] as RuntimeEvent[],
+      emit: (e: RuntimeEvent) => void probe.events.push(e),
+    };
+    const f = new RealFIFO<TObj>({ keyFunction: nameKey, knownObjects: literalLister(), probe });
+    f.add(mk('foo', 1));
+    f.update(mk('foo', 2));
+    f.add(mk('bar', 1));
+    probe.enabled = true;
+    f.update(mk('foo', 3));
+    await pop(f);
+    f.update(mk('foo', 4));
+    probe.enabled = false;
+    await pop(f);
+    f.add(mk('baz', 1));
+    probe.enabled = true;
+    f.update(mk('bar', 2));
+    const pending = probe.events.flatMap((e) => (e.kind === 'fifo.delta' ? [[e.key, e.pendingForKey]] : []));
+    expect(pending).toEqual([
+      ['foo', 3],
+      ['foo', 3],
+      ['bar', 2],
+    ]);
   });
 
   it('TestRealFIFO_ReplaceMakesDeletions', async () => {

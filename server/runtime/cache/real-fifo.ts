@@ -31,8 +31,12 @@ type Entry<T> = { key: string; delta: Delta<T>; atomic?: undefined } | { key: ''
 export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Deltas<T>, T> {
   private entries: Entry<T>[] = [];
   private head = 0;
-  /** key → number of queued entries, so "is anything queued for k" is O(1). */
-  private queuedPerKey = new Map<string, number>();
+  /**
+   * key → number of queued entries, for the probe's pendingForKey. Kept only while a probe listens (built from
+   * the queue when it starts listening): unwatched, it would cost two map updates per delta for nothing, as
+   * resync, its only other reader, counts the queue itself when it runs (as upstream's Resync does).
+   */
+  private queuedPerKey: Map<string, number> | undefined;
   private readonly knownObjects: KeyListerGetter<T> | undefined;
   private readonly processAtomic: ((event: AtomicEvent<T>, isInInitialList: boolean) => void) | undefined;
 
@@ -120,7 +124,8 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
 
   resync(): number | void {
     if (this.atomicEvents) return void this.pushAtomic({ type: 'SyncAll' });
-    return this.queueSyncForIdleKeys(this.knownObjects as KeyListerGetter<T>, (k) => this.queuedPerKey.has(k));
+    const queued = this.queuedCounts();
+    return this.queueSyncForIdleKeys(this.knownObjects as KeyListerGetter<T>, (k) => queued.has(k));
   }
 
   private pushAtomic(event: AtomicEvent<T>): void {
@@ -152,9 +157,12 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
       this.head = 0;
     }
     if (entry.atomic) return this.popAtomic(entry.atomic, isInInitialList);
-    const left = (this.queuedPerKey.get(entry.key) ?? 1) - 1;
-    if (left === 0) this.queuedPerKey.delete(entry.key);
-    else this.queuedPerKey.set(entry.key, left);
+    const counts = this.queuedPerKey;
+    if (counts) {
+      const left = (counts.get(entry.key) ?? 1) - 1;
+      if (left === 0) counts.delete(entry.key);
+      else counts.set(entry.key, left);
+    }
     const deltas: Deltas<T> = [entry.delta];
     const start = this.probe.enabled ? this.clock.now() : 0;
     let failure: unknown;
@@ -184,9 +192,29 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
     const key = this.keyOf(obj);
     const stored = this.transformIncoming(type, obj);
     this.entries.push({ key, delta: { type, object: stored } });
-    const pending = (this.queuedPerKey.get(key) ?? 0) + 1;
-    this.queuedPerKey.set(key, pending);
     this.waiters.broadcast();
-    if (this.probe.enabled) this.reportDelta(type, key, stored, pending, this.length);
+    if (!this.probe.enabled) {
+      this.queuedPerKey = undefined;
+      return;
+    }
+    let pending: number;
+    if (this.queuedPerKey) {
+      pending = (this.queuedPerKey.get(key) ?? 0) + 1;
+      this.queuedPerKey.set(key, pending);
+    } else {
+      this.queuedPerKey = this.queuedCounts();
+      pending = this.queuedPerKey.get(key) ?? 1;
+    }
+    this.reportDelta(type, key, stored, pending, this.length);
+  }
+
+  /** Queued deltas per key, counted from the queue. */
+  private queuedCounts(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (let i = this.head; i < this.entries.length; i++) {
+      const e = this.entries[i] as Entry<T>;
+      if (!e.atomic) counts.set(e.key, (counts.get(e.key) ?? 0) + 1);
+    }
+    return counts;
   }
 }
