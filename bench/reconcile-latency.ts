@@ -16,10 +16,15 @@ import { write } from './kube-http';
 import { LATENCY_SERVERS, startLatencyServer, type LatencyServer, type LatencyServerName } from './latency-servers';
 import { processRunQueueWaitMs, RunQueueWait } from './run-queue';
 import { render } from './table';
+import {
+  latencyStats,
+  latencyVerdict,
+  TARGET_P99_MS,
+  TARGET_RATE,
+  type Interval,
+  type LatencySample,
+} from './latency-stats';
 
-/** The target: p99 ≤ 5 ms at 100 writes/s on the sandbox. */
-export const TARGET_P99_MS = 5;
-export const TARGET_RATE = 100;
 const WARM_UP_S = 1;
 
 export interface LatencyRow {
@@ -62,22 +67,12 @@ export interface LatencyRow {
   met?: boolean;
 }
 
-const pct = (sorted: number[], p: number): number =>
-  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
-
 /** Controller names are unique per metrics registry; rows may repeat a server, rate and recorder. */
 let rowSeq = 0;
 
 const errorText = (e: unknown): string => (e instanceof Error ? e.message : String(e));
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-interface Sample {
-  sent: number;
-  reconciled: number;
-  /** Run-queue wait of the threads on the path (this process's main thread, the own-process sandbox's). */
-  waited: number;
-}
 
 async function once(server: LatencyServer, rate: number, seconds: number, withRecorder: boolean): Promise<LatencyRow> {
   const t = server.target;
@@ -91,7 +86,7 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
     server.name === 'sandbox-own-process' && server.pids[0] ? new RunQueueWait(server.pids[0]) : undefined;
   const waitedNow = (): number => benchWait.now() + (serverWait?.now() ?? 0);
   const sent = new Map<string, { at: number; waited: number }>();
-  const samples: Sample[] = [];
+  const samples: LatencySample[] = [];
   let warm: (() => void) | undefined;
   await newControllerManagedBy(mgr)
     .named(`latency-${server.name}-${rate}-${withRecorder ? 'recorder' : 'plain'}-${++rowSeq}`)
@@ -111,7 +106,7 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
     });
   const ac = new AbortController();
   const running = mgr.start(ac.signal).catch(() => undefined);
-  const gc: { start: number; end: number }[] = [];
+  const gc: Interval[] = [];
   let sampling = false;
   const gcObserver = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (sampling) gc.push({ start: e.startTime, end: e.startTime + e.duration });
@@ -182,11 +177,9 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
     const cpu = process.cpuUsage(cpu0);
     const wait1 = waited();
     const windowS = (performance.now() - sampleStart) / 1000;
-    const latencies = samples.map((s) => s.reconciled - s.sent).sort((a, b) => a - b);
-    const lessWait = samples.map((s) => Math.max(0, s.reconciled - s.sent - s.waited)).sort((a, b) => a - b);
-    const slow = samples.filter((s) => s.reconciled - s.sent > TARGET_P99_MS);
     const gcMs = gc.map((g) => g.end - g.start);
     const writesSampled = total - warmUp;
+    const stats = latencyStats(samples, gc);
     const row: LatencyRow = {
       server: server.name,
       rate,
@@ -194,12 +187,7 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
       writes: writesSampled,
       reconciled: samples.length,
       answeredPerS,
-      p50: pct(latencies, 50),
-      p99: pct(latencies, 99),
-      max: latencies[latencies.length - 1] ?? NaN,
-      p99LessWait: pct(lessWait, 99),
-      slow: slow.length,
-      slowDuringGc: slow.filter((s) => gc.some((g) => g.start < s.reconciled && g.end > s.sent)).length,
+      ...stats,
       gcPauses: gc.length,
       gcMaxMs: Math.max(0, ...gcMs),
       gcTotalMs: gcMs.reduce((a, b) => a + b, 0),
@@ -210,7 +198,8 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
       ...(server.pids.length ? { serverCpuWaitMsPerS: (wait1.server - wait0.server) / windowS } : {}),
       load,
     };
-    if (server.name !== 'kube-apiserver' && rate === TARGET_RATE) row.met = row.p99 <= TARGET_P99_MS;
+    const met = latencyVerdict(server.name, rate, stats.p99);
+    if (met !== undefined) row.met = met;
     return row;
   } finally {
     gcObserver.disconnect();
