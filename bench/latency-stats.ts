@@ -22,6 +22,11 @@ export interface LatencyStats {
   p50: number;
   p99: number;
   max: number;
+  /**
+   * The p99 of each sample less the time the event-loop threads on its path (the bench process's main
+   * thread, and the own-process sandbox's) spent waiting for a CPU meanwhile: an estimate of the tail on an
+   * idle machine. kube-apiserver's threads are not subtracted.
+   */
   p99LessWait: number;
   /** Samples over the target, and how many of them overlapped a GC pause. */
   slow: number;

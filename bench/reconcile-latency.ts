@@ -23,11 +23,13 @@ import {
   TARGET_RATE,
   type Interval,
   type LatencySample,
+  type LatencyStats,
 } from './latency-stats';
 
 const WARM_UP_S = 1;
 
-export interface LatencyRow {
+/** The row's figures (latency-stats.ts) and what the bench process went through meanwhile. */
+export interface LatencyRow extends LatencyStats {
   server: LatencyServerName;
   rate: number;
   recorder: boolean;
@@ -36,18 +38,6 @@ export interface LatencyRow {
   reconciled: number;
   /** Sampled writes answered per second of the sampled window (below `rate`: the server fell behind). */
   answeredPerS: number;
-  p50: number;
-  p99: number;
-  max: number;
-  /**
-   * The p99 of each sample less the time the event-loop threads on its path (this process's main thread,
-   * and the own-process sandbox's) spent waiting for a CPU meanwhile: an estimate of the tail on an idle
-   * machine. kube-apiserver's threads are not subtracted.
-   */
-  p99LessWait: number;
-  /** Samples over the target, and how many of them overlapped a GC pause of this process. */
-  slow: number;
-  slowDuringGc: number;
   gcPauses: number;
   gcMaxMs: number;
   gcTotalMs: number;
