@@ -40,14 +40,15 @@ export function Workqueue({ view, route, now }: PanelProps) {
     () => (keys && hotLoops ? keyOrder({ keys, hotLoops }, filter, search) : undefined),
     [keys, hotLoops, filter, search],
   );
-  if (!c || !order) {
+  // Counting walks every key too: once per change of the keys, not on every clock tick.
+  const counts = useMemo(() => (keys && hotLoops ? stateCounts({ keys, hotLoops }) : undefined), [keys, hotLoops]);
+  if (!c || !order || !counts) {
     return (
       <EmptyPage testId="panel-workqueue" title="Workqueue" card="Keys">
         No controller has created its workqueue yet.
       </EmptyPage>
     );
   }
-  const counts = stateCounts(c);
   const depth = queueCounts(c);
   const causeRows = (Object.entries(c.causes) as [CauseType, number][])
     .filter(([, n]) => n > 0)

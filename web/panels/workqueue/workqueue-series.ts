@@ -127,7 +127,7 @@ export function keyRows(c: ControllerView, now: number, filter: KeyFilter = 'que
 }
 
 /** Keys per filter, counted as the queue counts them (see shared/protocol/queue-counts). */
-export function stateCounts(c: ControllerView): Record<KeyFilter, number> {
+export function stateCounts(c: Pick<ControllerView, 'keys' | 'hotLoops'>): Record<KeyFilter, number> {
   const out: Record<KeyFilter, number> = {
     all: 0,
     queued: 0,
