@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Command } from '../../../shared/protocol/commands';
+import { CACHE_KEYS_MAX } from '../../../shared/protocol/socket';
 import { parseCommand, parseHello, parseInspect, parseSubscription } from './schemas';
 
 describe('command validation', () => {
@@ -67,6 +68,10 @@ describe('other client messages', () => {
     expect(parseInspect({ target: 'object', object: { gvk: 'v1/Pod', name: 'p' } }).ok).toBe(true);
     expect(parseInspect({ target: 'cache', informer: 'v1/Pod', search: 'web' }).ok).toBe(true);
     expect(parseInspect({ target: 'events', limit: 0 }).ok).toBe(false);
+    // A cache's keys come whole in one answer (the page filters them); other answers stay at 10,000.
+    expect(parseInspect({ target: 'cache', informer: 'v1/Pod', limit: CACHE_KEYS_MAX }).ok).toBe(true);
+    expect(parseInspect({ target: 'cache', informer: 'v1/Pod', limit: CACHE_KEYS_MAX + 1 }).ok).toBe(false);
+    expect(parseInspect({ target: 'events', limit: 10_001 }).ok).toBe(false);
     expect(parseSubscription({ namespaces: ['a'], kinds: ['Pod'] }).ok).toBe(true);
     expect(parseSubscription({ namespaces: 'a' }).ok).toBe(false);
   });
