@@ -109,6 +109,63 @@ describe('processorListener', () => {
     expect(l.hasSynced()).toBe(true);
   });
 
+  it('an initial list is delivered as one initial add per object, in order, among the notifications around it', async () => {
+    const clock = new FakeClock();
+    const seen: string[] = [];
+    const l = listener(clock, (x, initial) => seen.push(`${x.metadata.name}:${initial}`));
+    l.add({ type: 'add', obj: o('before'), isInInitialList: false });
+    l.addInitialList([o('a'), o('b'), o('c')]);
+    l.addInitialList([]);
+    l.add({ type: 'add', obj: o('after'), isInInitialList: false });
+    expect(l.pending).toBe(5);
+    l.run();
+    await l.whenIdle();
+    expect(seen).toEqual(['before:false', 'a:true', 'b:true', 'c:true', 'after:false']);
+    expect(l.pending).toBe(0);
+  });
+
+  it('a listener with an initial list is synced only once every object of it was handled', async () => {
+    const clock = new FakeClock();
+    const l = listener(clock, () => {});
+    l.addInitialList([o('a'), o('b')]);
+    expect(l.hasSynced()).toBe(false);
+    l.run();
+    await l.whenIdle();
+    expect(l.hasSynced()).toBe(true);
+  });
+
+  it('with ReallyCrash off, a throw inside an initial list loses that object only; the rest follows the pause', async () => {
+    setReallyCrash(false);
+    onTestFinished(() => void setReallyCrash(true));
+    const clock = new FakeClock();
+    const seen: string[] = [];
+    const l = listener(clock, (x) => {
+      if (x.metadata.name === 'boom') throw new Error('handler panic');
+      seen.push(x.metadata.name);
+    });
+    l.run();
+    l.addInitialList([o('a'), o('boom'), o('c')]);
+    await flushMicrotasks();
+    expect(seen).toEqual(['a']);
+    expect(l.pending).toBe(1);
+    await clock.advance(HANDLER_PANIC_PAUSE_MS);
+    expect(seen).toEqual(['a', 'c']);
+    expect(l.hasSynced()).toBe(false);
+  });
+
+  it('stop drops an initial list not yet delivered', async () => {
+    const clock = new FakeClock();
+    const seen: string[] = [];
+    const l = listener(clock, (x) => seen.push(x.metadata.name));
+    l.addInitialList([o('a'), o('b')]);
+    l.stop();
+    expect(l.pending).toBe(0);
+    l.run();
+    l.addInitialList([o('c')]);
+    await flushMicrotasks();
+    expect(seen).toEqual([]);
+  });
+
   it('shouldResync: due only after its period; the first resync is one period after creation', () => {
     const clock = new FakeClock();
     const l = listener(clock, () => {}, undefined, 1000);

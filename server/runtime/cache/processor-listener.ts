@@ -14,6 +14,17 @@ export type Notification<T> =
   | { type: 'update'; oldObj: T; newObj: T; resync: boolean }
   | { type: 'delete'; obj: T | DeletedFinalStateUnknown<T> };
 
+/**
+ * The objects a handler added to a running informer is replayed as initial-list adds, held as one buffer entry and
+ * delivered one at a time: 100,000 cached objects would otherwise be 100,000 notification objects per handler, all
+ * alive at once until the handler caught up (ten handlers added after a sync held a million).
+ */
+interface InitialList<T> {
+  type: 'initialList';
+  objs: (T | undefined)[];
+  next: number;
+}
+
 /** How long delivery pauses after a handler threw with ReallyCrash off (wait.Until restarts after 1s). */
 export const HANDLER_PANIC_PAUSE_MS = 1000;
 
@@ -43,8 +54,10 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
   private readonly probe: Probe;
   private readonly informer: InformerId;
   private readonly gvk: string;
-  private buffer: Notification<T>[] = [];
+  private buffer: (Notification<T> | InitialList<T>)[] = [];
   private head = 0;
+  /** Notifications not yet delivered (an initial list counts each of its objects). */
+  private count = 0;
   private running = false;
   private stopped = false;
   private scheduled = false;
@@ -73,7 +86,7 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
 
   /** Notifications buffered, not yet delivered. */
   get pending(): number {
-    return this.buffer.length - this.head;
+    return this.count;
   }
 
   hasSynced(): boolean {
@@ -84,6 +97,19 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
     if (this.stopped) return;
     if (n.type === 'add' && n.isInInitialList) this.tracker.start();
     this.buffer.push(n);
+    this.count++;
+    this.schedule();
+  }
+
+  /**
+   * One initial-list add per object, in order, as add() of each would queue them; the listener takes the array
+   * over (it drops each object as it is delivered).
+   */
+  addInitialList(objs: T[]): void {
+    if (this.stopped || objs.length === 0) return;
+    for (let i = 0; i < objs.length; i++) this.tracker.start();
+    this.buffer.push({ type: 'initialList', objs, next: 0 });
+    this.count += objs.length;
     this.schedule();
   }
 
@@ -98,6 +124,7 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
     this.pause?.cancel();
     this.buffer = [];
     this.head = 0;
+    this.count = 0;
     this.settle();
     // A stop from inside this listener's own callback finishes once that callback has returned.
     if (!this.delivering) this.finishRun();
@@ -142,12 +169,8 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
   private drain(): void {
     this.scheduled = false;
     while (!this.stopped && this.pending > 0) {
-      const n = this.buffer[this.head] as Notification<T>;
-      this.buffer[this.head++] = undefined as unknown as Notification<T>;
-      if (this.head > 1024 && this.head * 2 > this.buffer.length) {
-        this.buffer = this.buffer.slice(this.head);
-        this.head = 0;
-      }
+      const n = this.takeHead();
+      this.count--;
       this.delivering = true;
       try {
         this.deliver(n);
@@ -169,6 +192,23 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
     }
     this.settle();
     if (this.stopped) this.finishRun();
+  }
+
+  /** Removes the next notification from the buffer (before it is delivered: a handler that throws loses it). */
+  private takeHead(): Notification<T> {
+    const entry = this.buffer[this.head] as Notification<T> | InitialList<T>;
+    let n: Notification<T>;
+    if (entry.type === 'initialList') {
+      n = { type: 'add', obj: entry.objs[entry.next] as T, isInInitialList: true };
+      entry.objs[entry.next++] = undefined;
+      if (entry.next < entry.objs.length) return n;
+    } else n = entry;
+    this.buffer[this.head++] = undefined as unknown as Notification<T>;
+    if (this.head > 1024 && this.head * 2 > this.buffer.length) {
+      this.buffer = this.buffer.slice(this.head);
+      this.head = 0;
+    }
+    return n;
   }
 
   private finishRun(): void {

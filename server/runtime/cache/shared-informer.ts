@@ -151,7 +151,7 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
     this.processor.addListener(listener);
     if (this.started) {
       // No delta is processed while this runs (single thread), so the replay is a consistent snapshot.
-      for (const obj of this.indexer.list()) listener.add({ type: 'add', obj, isInInitialList: true });
+      listener.addInitialList(this.indexer.list());
     }
     this.lifecycle('handlerAdded', name);
     return listener;
