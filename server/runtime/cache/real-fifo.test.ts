@@ -107,6 +107,19 @@ describe('the_real_fifo_test', () => {
     expect((await drain(f)).map(val)).toEqual([1, 11, 13, 30, 14]);
   });
 
+  it('a replace whose list holds an object without a key queues nothing and says which object', () => {
+    const f = new RealFIFO<TObj>({
+      keyFunction: (o) => {
+        const { name } = o as TObj;
+        if (!name) throw new Error('object has no name');
+        return name;
+      },
+      knownObjects: literalLister(),
+    });
+    expect(() => f.replace([mk('a', 1), mk('', 2)], '0')).toThrow(/no name/);
+    expect(f.length).toBe(0);
+  });
+
   it('TestRealFIFO_addReplace: deletions come before replacements', async () => {
     const f = fifo();
     f.add(mk('foo', 10));

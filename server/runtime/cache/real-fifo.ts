@@ -97,27 +97,33 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
       this.markInitialPopulation(this.length);
       return undefined;
     }
-    const keyed = list.map((obj) => ({ key: this.keyOf(obj), obj }));
-    const keys = new Set(keyed.map((k) => k.key));
+    // Every key first, so a key error queues nothing; the keys are then queued with their objects.
+    const keys = list.map((obj) => this.keyOf(obj));
     const lastQueued = new Map<string, Delta<T>>();
     for (let i = this.head; i < this.entries.length; i++) {
       const e = this.entries[i] as Entry<T>;
       if (!e.atomic) lastQueued.set(e.key, e.delta);
     }
-    let deletions = 0;
-    for (const [k, last] of lastQueued) {
-      if (keys.has(k) || last.type === 'Deleted') continue;
-      const obj = last.object instanceof DeletedFinalStateUnknown ? last.object.obj : last.object;
-      deletions++;
-      this.queueAction('Deleted', new DeletedFinalStateUnknown(k, obj));
-    }
     const known = this.knownObjects as KeyListerGetter<T>;
-    for (const k of known.listKeys()) {
-      if (keys.has(k) || lastQueued.has(k)) continue;
-      deletions++;
-      this.queueAction('Deleted', new DeletedFinalStateUnknown(k, known.getByKey(k) as T));
+    const knownKeys = known.listKeys();
+    let deletions = 0;
+    // Nothing queued and nothing known (the first list): nothing can be deleted, and a set of 100,000 listed keys
+    // would be built for no lookup.
+    if (lastQueued.size > 0 || knownKeys.length > 0) {
+      const listed = new Set(keys);
+      for (const [k, last] of lastQueued) {
+        if (listed.has(k) || last.type === 'Deleted') continue;
+        const obj = last.object instanceof DeletedFinalStateUnknown ? last.object.obj : last.object;
+        deletions++;
+        this.queueAction('Deleted', new DeletedFinalStateUnknown(k, obj));
+      }
+      for (const k of knownKeys) {
+        if (listed.has(k) || lastQueued.has(k)) continue;
+        deletions++;
+        this.queueAction('Deleted', new DeletedFinalStateUnknown(k, known.getByKey(k) as T));
+      }
     }
-    for (const { obj } of keyed) this.queueAction('Replaced', obj);
+    for (let i = 0; i < list.length; i++) this.queueKeyed('Replaced', keys[i] as string, list[i] as T);
     this.markInitialPopulation(this.length);
     return deletions;
   }
@@ -189,7 +195,10 @@ export class RealFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<Del
   }
 
   protected override queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
-    const key = this.keyOf(obj);
+    this.queueKeyed(type, this.keyOf(obj), obj);
+  }
+
+  private queueKeyed(type: DeltaType, key: string, obj: T | DeletedFinalStateUnknown<T>): void {
     const stored = this.transformIncoming(type, obj);
     this.entries.push({ key, delta: { type, object: stored } });
     this.waiters.broadcast();
