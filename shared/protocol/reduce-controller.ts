@@ -7,11 +7,12 @@ import type { Draft } from './reduce-draft';
 import type { ReconcileOutcome } from './reconcile-outcomes';
 import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './reduce-hotloop';
 import { unhandled } from './reduce-exhaustive';
+import { evictKeys, keyAdded } from './reduce-evict';
 import { moduleLifecycle } from './reduce-module';
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
 import type { BackoffStep, ControllerSeriesPoint, ControllerView, KeyView, ReconcileRecord } from './view';
-import { countIn, dict, lookup } from './records';
+import { countIn, dict } from './records';
 import { emptyHistogram } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
@@ -103,65 +104,11 @@ export function keyOf(d: Draft, c: ControllerView, key: string, ts: number): Key
   const k = existing ? d.own(existing) : d.made(newKey(key, ts));
   if (k !== existing) keys[key] = k;
   k.lastTs = Math.max(k.lastTs, ts);
-  if (!existing && ++c.keyCount > d.view.limits.maxKeysPerController) evictKeys(d, c, key);
+  if (!existing) {
+    keyAdded(d, keys, key);
+    if (++c.keyCount > d.view.limits.maxKeysPerController) evictKeys(d, c, key);
+  }
   return k;
-}
-
-/** Eviction order by queue state: idle keys go first, keys a worker holds last. */
-const EVICT_RANK: Record<KeyView['state'], number> = { idle: 0, waiting: 1, ready: 1, processing: 2 };
-
-/**
- * Appends to out the n keys a stable sort by lastTs would put first (n < keys.length): every key older than
- * the n-th smallest lastTs, then keys at exactly that lastTs in their order until n are taken.
- */
-function oldest(keys: KeyView[], n: number, out: KeyView[]): void {
-  const ts = new Float64Array(keys.length);
-  for (let i = 0; i < keys.length; i++) ts[i] = keys[i]!.lastTs;
-  ts.sort();
-  const cut = ts[n - 1]!;
-  let atCut = n;
-  for (let i = 0; i < n; i++) if (ts[i]! < cut) atCut--;
-  for (const k of keys) {
-    if (k.lastTs < cut) out.push(k);
-    else if (k.lastTs === cut && atCut > 0) {
-      out.push(k);
-      atCut--;
-    }
-  }
-}
-
-/**
- * Evicts keys down to 90% of the cap (so eviction runs once per many new keys): idle ones first, then the
- * longest unseen. Keys a worker holds, and the key being added, stay: they are what the UI must show.
- */
-function evictKeys(d: Draft, c: ControllerView, keep: string): void {
-  const target = Math.floor(d.view.limits.maxKeysPerController * 0.9);
-  const keys = d.childRecord(c, 'keys');
-  const held = new Set<string>();
-  for (const w of Object.values(c.workerStates)) if (w.key !== undefined) held.add(w.key);
-  // A key marked processing that no worker holds (its done was lost) may go, last: the cap must hold.
-  // Victims: the first `want` keys in a stable order by (rank, lastTs), i.e. whole lower-rank buckets, then
-  // the oldest of the next bucket, ties going to the earlier key. This runs once per many new keys but over
-  // up to the whole cap, so it avoids a comparator sort of every key: buckets keep key order, and the oldest
-  // `need` of a bucket are found from a native numeric sort of its timestamps.
-  const want = c.keyCount - target;
-  const byRank: KeyView[][] = [[], [], []];
-  // Object.keys and a lookup: on a record this large, Object.values is several times slower.
-  for (const id of Object.keys(keys)) {
-    const k = keys[id]!;
-    if (!held.has(k.key) && k.key !== keep) byRank[EVICT_RANK[k.state]]!.push(k);
-  }
-  const victims: KeyView[] = [];
-  for (const bucket of byRank) {
-    const need = want - victims.length;
-    if (need <= 0) break;
-    if (bucket.length <= need) victims.push(...bucket);
-    else oldest(bucket, need, victims);
-  }
-  for (const k of victims) delete keys[k.key];
-  c.keyCount -= victims.length;
-  c.evictedKeys += victims.length;
-  if (c.hotLoops.some((h) => !lookup(keys, h.key))) c.hotLoops = c.hotLoops.filter((h) => lookup(keys, h.key));
 }
 
 function blankPoint(t: number, prev: ControllerSeriesPoint | undefined, c: ControllerView): ControllerSeriesPoint {

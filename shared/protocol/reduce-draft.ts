@@ -22,6 +22,12 @@ export class Draft {
   /** Controllers and informers touched by this batch, for the finalize pass. */
   readonly touchedControllers = new Set<string>();
   readonly touchedInformers = new Set<string>();
+  /**
+   * Key eviction's view of a writable keys record's own keys in enumeration order, kept up to date as keys
+   * are added and evicted within this batch (reduce-controller.ts), so an eviction does not list a record of
+   * thousands of keys again after the one before it.
+   */
+  readonly keyOrders = new Map<object, string[]>();
 
   /** `fresh`: objects already writable, kept by a ReduceSession from earlier batches. */
   constructor(view: RuntimeView, fresh?: Set<object>) {

@@ -1,8 +1,11 @@
 // Which keys the reducer evicts when a controller exceeds limits.maxKeysPerController: idle keys before
 // waiting/ready ones, processing keys last, the least recently seen first, ties in key order.
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { StampedEvent } from './events';
 import type { QueueDepth } from './events-workqueue';
 import { reduce } from './reduce';
+import { nthSmallest } from './reduce-evict';
 import { EventScript } from './testing/synthetic';
 import { createView } from './view';
 
@@ -77,5 +80,43 @@ describe('key eviction', () => {
     const v = reduce(createView({ maxKeysPerController: 6 }), s.events);
     // 7 keys over a cap of 6: evict down to floor(6 * 0.9) = 5, so the two oldest ready keys go.
     expect(Object.keys(v.controllers.c?.keys ?? {}).sort()).toEqual(['new', 'r0', 'r3', 'r4', 'r5']);
+  });
+
+  it('evicts the same keys, leaving them in the same order, whether a batch holds one eviction or many', () => {
+    // Within a batch, eviction keeps the record's key order up to date instead of listing it again: keys
+    // evicted and added back, and keys that are array indices (objects list those first), must not change
+    // which keys go. One event per batch lists the record afresh at every eviction, the reference.
+    const key = fc.constantFrom('a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', '0', '7', '12', '007', 'x/1');
+    const step = fc.tuple(fc.constantFrom('add', 'add', 'get', 'done'), key, fc.constantFrom(0, 0, 1));
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 300 }), (steps) => {
+        const s = new EventScript();
+        for (const [op, k, dt] of steps) {
+          s.advance(dt);
+          if (op === 'add') add(s, k);
+          else if (op === 'get') s.emit({ kind: 'queue.get', queue: 'c', key: k, waitMs: 0, depth });
+          else s.emit({ kind: 'queue.done', queue: 'c', key: k, processingMs: 0, requeued: false, depth });
+        }
+        const view = createView({ maxKeysPerController: 5 });
+        const whole = reduce(view, s.events);
+        const single = s.events.reduce((v, ev: StampedEvent) => reduce(v, [ev]), view);
+        expect(whole).toEqual(single);
+        expect(Object.keys(whole.controllers.c?.keys ?? {})).toEqual(Object.keys(single.controllers.c?.keys ?? {}));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("selects the oldest timestamp a sort would put at the eviction's cut", () => {
+    const ts = fc.array(fc.oneof(fc.integer({ min: 0, max: 20 }), fc.double({ noNaN: true })), { minLength: 1 });
+    fc.assert(
+      fc.property(ts, fc.nat(), (values, at) => {
+        const n = at % values.length;
+        const sorted = Float64Array.from(values).sort();
+        // === rather than toBe: eviction compares with <, to which -0 and 0 are the same.
+        expect(nthSmallest(Float64Array.from(values), n) === sorted[n]).toBe(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 });
