@@ -24,29 +24,6 @@ function isArrayIndex(key: string): boolean {
 const EVICT_RANK: Record<KeyView['state'], number> = { idle: 0, waiting: 1, ready: 1, processing: 2 };
 
 /**
- * Appends to out the indices (into views) of the n keys of bucket a stable sort by lastTs would put first
- * (n < bucket.length): every key older than the n-th smallest lastTs, then keys at exactly that lastTs in
- * bucket order until n are taken.
- */
-function oldest(bucket: number[], views: KeyView[], n: number, out: number[]): void {
-  const ts = new Float64Array(bucket.length);
-  let nan = false;
-  for (let i = 0; i < bucket.length; i++) nan ||= Number.isNaN((ts[i] = views[bucket[i]!]!.lastTs));
-  // A NaN (a hand-edited view) has no place in a selection's comparisons; a sort puts it last.
-  const cut = nan ? ts.sort()[n - 1]! : nthSmallest(ts, n - 1);
-  let atCut = n;
-  for (let i = 0; i < ts.length; i++) if (ts[i]! < cut) atCut--;
-  for (const i of bucket) {
-    const t = views[i]!.lastTs;
-    if (t < cut) out.push(i);
-    else if (t === cut && atCut > 0) {
-      out.push(i);
-      atCut--;
-    }
-  }
-}
-
-/**
  * The value a numeric sort of a would put at index n (a is reordered): a selection, linear on average,
  * where eviction sorted every timestamp of a bucket to read one.
  */
@@ -76,6 +53,48 @@ export function nthSmallest(a: Float64Array, n: number): number {
 }
 
 /**
+ * Scratch space of evictKeys, kept between calls: an eviction looks at up to the whole cap of keys, once per
+ * many new keys, and fresh arrays for it were a third of what the reducer allocated. Entry i is about the
+ * key at position i of the record's order. evictKeys never re-enters, and clears `views` when it is done.
+ */
+let views: (KeyView | undefined)[] = [];
+/** Each key's eviction rank, or one of the marks below. */
+let ranks = new Uint8Array(0);
+let stamps = new Float64Array(0);
+let picked = new Float64Array(0);
+const STAYS = 255;
+const EVICTED = 254;
+
+function reserve(n: number): void {
+  if (ranks.length >= n) return;
+  const size = Math.max(n, ranks.length * 2);
+  ranks = new Uint8Array(size);
+  stamps = new Float64Array(size);
+  picked = new Float64Array(size);
+}
+
+/**
+ * Marks as EVICTED the `need` keys of rank r a stable sort by lastTs would put first (need < count, the keys
+ * of that rank): every key older than the need-th smallest lastTs, then keys at exactly that lastTs in
+ * record order until need are taken.
+ */
+function evictOldest(n: number, r: number, count: number, need: number): void {
+  let m = 0;
+  let nan = false;
+  for (let i = 0; i < n; i++) if (ranks[i] === r) nan ||= Number.isNaN((picked[m++] = stamps[i]!));
+  const sel = picked.subarray(0, count);
+  // A NaN (a hand-edited view) has no place in a selection's comparisons; a sort puts it last.
+  const cut = nan ? sel.sort()[need - 1]! : nthSmallest(sel, need - 1);
+  let atCut = need;
+  for (let i = 0; i < count; i++) if (sel[i]! < cut) atCut--;
+  for (let i = 0; i < n; i++) {
+    if (ranks[i] !== r) continue;
+    const t = stamps[i]!;
+    if (t < cut || (t === cut && atCut-- > 0)) ranks[i] = EVICTED;
+  }
+}
+
+/**
  * Evicts keys down to 90% of the cap (so eviction runs once per many new keys): idle ones first, then the
  * longest unseen. Keys a worker holds, and the key being added, stay: they are what the UI must show.
  */
@@ -92,35 +111,47 @@ export function evictKeys(d: Draft, c: ControllerView, keep: string): void {
   const want = c.keyCount - target;
   // The record's keys in enumeration order: listed once per batch, then kept up to date (keyAdded).
   const ids = d.keyOrders.get(keys) ?? Object.keys(keys);
-  const views = new Array<KeyView>(ids.length);
-  const byRank: number[][] = [[], [], []];
-  for (let i = 0; i < ids.length; i++) {
+  const n = ids.length;
+  reserve(n);
+  const counts = [0, 0, 0];
+  for (let i = 0; i < n; i++) {
     const k = keys[ids[i]!]!;
     views[i] = k;
-    if (k.key !== keep && !held?.has(k.key)) byRank[EVICT_RANK[k.state]]!.push(i);
+    stamps[i] = k.lastTs;
+    if (k.key === keep || held?.has(k.key)) ranks[i] = STAYS;
+    else counts[(ranks[i] = EVICT_RANK[k.state])]!++;
   }
-  const victims: number[] = [];
-  for (const bucket of byRank) {
-    const need = want - victims.length;
-    if (need <= 0) break;
-    if (bucket.length <= need) for (const i of bucket) victims.push(i);
-    else oldest(bucket, views, need, victims);
+  let taken = 0;
+  for (let r = 0; r < 3 && taken < want; r++) {
+    const need = want - taken;
+    const count = counts[r]!;
+    if (count <= need) {
+      for (let i = 0; i < n; i++) if (ranks[i] === r) ranks[i] = EVICTED;
+      taken += count;
+    } else {
+      evictOldest(n, r, count, need);
+      taken += need;
+    }
   }
-  const gone = new Uint8Array(ids.length);
+  // Deleted, and the kept order compacted in place (ids is this batch's own list).
   let listed = true;
-  for (const i of victims) {
-    const key = views[i]!.key;
-    delete keys[key];
-    gone[i] = 1;
-    // A record whose entries are not filed under their own key (a hand-edited recording): list it again.
-    if (key !== ids[i]) listed = false;
+  let w = 0;
+  for (let i = 0; i < n; i++) {
+    const id = ids[i]!;
+    if (ranks[i] !== EVICTED) ids[w++] = id;
+    else {
+      const key = (views[i] as KeyView).key;
+      delete keys[key];
+      // A record whose entries are not filed under their own key (a hand-edited recording): list it again.
+      if (key !== id) listed = false;
+    }
   }
-  if (listed) {
-    const left: string[] = [];
-    for (let i = 0; i < ids.length; i++) if (gone[i] === 0) left.push(ids[i]!);
-    d.keyOrders.set(keys, left);
-  } else d.keyOrders.delete(keys);
-  c.keyCount -= victims.length;
-  c.evictedKeys += victims.length;
+  ids.length = w;
+  views.fill(undefined, 0, n);
+  if (views.length > 4 * n + 1024) views = [];
+  if (listed) d.keyOrders.set(keys, ids);
+  else d.keyOrders.delete(keys);
+  c.keyCount -= taken;
+  c.evictedKeys += taken;
   if (c.hotLoops.some((h) => !lookup(keys, h.key))) c.hotLoops = c.hotLoops.filter((h) => lookup(keys, h.key));
 }
