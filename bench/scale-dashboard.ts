@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { writeHeapSnapshot } from 'node:v8';
 import type { KubeObject } from '../shared/models/object';
 import { serveDashboard } from '../server/dashboard';
+import { applyHeapPolicy } from '../server/heap-policy';
 import { newControllerManagedBy, newManager, newPredicateFuncs, RestConfig } from '../server/runtime';
 
 export interface ScaleChildOptions {
@@ -54,6 +55,8 @@ export interface ScaleChildResult {
   reconciles: number;
   measuredMs: number;
   cpuMs: number;
+  /** The V8 heap-growth flag the process ran with (the CLI's policy, or what SCALE_CHILD_FLAGS gave). */
+  heapPolicy: string;
 }
 
 const opts = JSON.parse(process.argv[2] ?? '{}') as ScaleChildOptions;
@@ -92,6 +95,9 @@ function kernelPeakRss(): number | undefined {
 }
 
 async function main(): Promise<void> {
+  // Measured as the controller-scope CLI runs: with its heap-growth policy (a flag in SCALE_CHILD_FLAGS wins).
+  const heapPolicy =
+    applyHeapPolicy() ?? process.execArgv.find((a) => a.startsWith('--heap-growing-percent')) ?? "V8's default";
   let peakRss = 0;
   // SCALE_MEMORY_TRACE=1 prints the memory every 100 ms, to see where the peak falls.
   const trace = process.env['SCALE_MEMORY_TRACE'];
@@ -194,6 +200,7 @@ async function main(): Promise<void> {
       reconciles: done,
       measuredMs,
       cpuMs: (cpu.user + cpu.system) / 1000,
+      heapPolicy,
     };
   }
   clearInterval(sampler);

@@ -270,6 +270,7 @@ export function scaleLines(r: ScaleResult): string[] {
       'dashboard with one socket.io client (the measured process runs alone in a child):',
     `  machine load average ${r.loadAverage.map((l) => l.toFixed(1)).join(' → ')} on ${availableParallelism()} cores ` +
       '(the event-loop delay and the collector pauses are wall time and stretch with it)',
+    `  heap growth ${d.heapPolicy} (as the controller-scope CLI runs; a main of your own keeps V8's default unless node is given the flag)`,
     `  sync ${(d.syncMs / 1000).toFixed(1)} s (manager alone ${(r.baseline.syncMs / 1000).toFixed(1)} s)`,
     `  RSS peak ${MB(peak)}, end ${MB(d.end.rss)}  (target ≤ ${MB(SCALE_TARGETS.rssBytes)}: ${verdict(peak <= SCALE_TARGETS.rssBytes)}); ` +
       `the manager alone peaked at ${MB(r.baseline.peakRss)} while syncing`,

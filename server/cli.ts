@@ -5,9 +5,11 @@ import { CliUsageError, parseCli } from './cli-options';
 import { runStandaloneSandbox } from './cluster/sandbox';
 import { runAttach } from './attach';
 import { runApp } from './main';
+import { applyHeapPolicy } from './heap-policy';
 
 async function main(argv: string[]): Promise<void> {
   const opts = parseCli(argv);
+  applyHeapPolicy();
   if (opts.command === 'help') {
     process.stdout.write(opts.text);
     return;
