@@ -6,6 +6,7 @@
 //   --no-browser  skip the dashboard in Chromium (frame rate and long tasks under load, first render, Indexer search)
 //   --no-ingest   skip ingest from bytes (realistic Pods over HTTP, each peer in its own process)
 //   --no-scale    skip the scale run (100,000 cached objects, the dashboard and one socket client; --quick: 5,000)
+//   --no-envtest  skip the kube-apiserver rows instead of building kube-apiserver + etcd when they are missing
 //   --only LIST   run only these parts, comma-separated: inproc (workqueue, rate-limited queue, informer and
 //                 their client-go peers), ingest, latency, probe, scale, browser (e.g. --only inproc or --only ingest,latency)
 // Figures are also written to bench/results/latest.json; a run with --only keeps the figures of the parts it
@@ -13,6 +14,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { ensureControlPlaneAssets } from './control-plane-assets';
 import { BROWSER_FULL, BROWSER_QUICK, benchBrowser, browserLines, type BrowserFigures } from './browser';
 import { benchGoBridge } from './go-bridge';
 import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
@@ -125,11 +127,14 @@ async function main(): Promise<void> {
   let ingest: IngestShapeResult[] = [];
   if (withIngest) ingest = await benchIngest(ingestShape, goBin, log, notes);
 
+  if ((withLatency || withSandbox) && !process.env['KUBEBUILDER_ASSETS']) {
+    const assets = await ensureControlPlaneAssets(!args.has('--no-envtest'), log);
+    if ('why' in assets) notes.push(assets.why);
+  }
+
   let latency: LatencyRow[] = [];
   if (withLatency) {
-    log(
-      'write → reconcile latency: the sandbox in process and in its own, kube-apiserver when KUBEBUILDER_ASSETS is set…',
-    );
+    log('write → reconcile latency: the sandbox in process and in its own, and kube-apiserver…');
     try {
       latency = await benchReconcileLatency({ seconds: latencySeconds, notes });
     } catch (e) {
