@@ -35,6 +35,8 @@ export interface ScaleMemory {
 
 export interface ScaleChildResult {
   syncMs: number;
+  /** The longest the event loop was held while syncing (ms). */
+  syncLoopMaxMs: number;
   /** Events in the recorder's ring once synced (0 without the dashboard). */
   ringEvents: number;
   /** Before the manager started (modules loaded, controllers built, dashboard listening), after a full GC. */
@@ -139,6 +141,9 @@ async function main(): Promise<void> {
     await nextMessage('start');
   }
   const before = memory();
+  // The sync's longest hold of the event loop: while it lasts no socket is served (ping, HTTP, the stream).
+  const syncEld = monitorEventLoopDelay({ resolution: 10 });
+  syncEld.enable();
   const ac = new AbortController();
   const running = mgr.start(ac.signal);
   const began = performance.now();
@@ -150,10 +155,12 @@ async function main(): Promise<void> {
   // Let the controllers work off the initial adds before the heap is read.
   while (reconciles < opts.objects) await new Promise((r) => setTimeout(r, 50));
   const syncMs = performance.now() - began;
+  syncEld.disable();
+  const syncLoopMaxMs = syncEld.max / 1e6;
   const synced = memory();
   const ringAtSync = ringEvents();
   if (opts.heapSnapshot) writeHeapSnapshot(opts.heapSnapshot);
-  send({ type: 'synced', syncMs, before, synced, peakRss: Math.max(peakRss, kernelPeakRss() ?? 0) });
+  send({ type: 'synced', syncMs, syncLoopMaxMs, before, synced, peakRss: Math.max(peakRss, kernelPeakRss() ?? 0) });
   let result: ScaleChildResult | undefined;
   if (opts.dashboard) {
     await nextMessage('measure');
@@ -186,6 +193,7 @@ async function main(): Promise<void> {
     const end = memory();
     result = {
       syncMs,
+      syncLoopMaxMs,
       ringEvents: ringAtSync,
       before,
       cached: mgr.getCache().indexerFor(`v1/${opts.kind}`)?.listKeys().length ?? 0,

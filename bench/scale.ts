@@ -32,7 +32,7 @@ export interface ScaleResult {
   meanJsonBytes: number;
   dashboard: ScaleChildResult;
   /** The manager alone, after the sync (after GC), and its peak RSS during the sync. */
-  baseline: { syncMs: number; before: ScaleMemory; synced: ScaleMemory; peakRss: number };
+  baseline: { syncMs: number; syncLoopMaxMs: number; before: ScaleMemory; synced: ScaleMemory; peakRss: number };
   /** The machine's 1-minute load average when the steady phase began and ended (wall-clock figures stretch with it). */
   loadAverage: number[];
   client: {
@@ -134,7 +134,14 @@ export async function benchScale(
       seconds: shape.seconds,
       dashboard: false,
     };
-    let plainSynced: Message = { type: 'synced', syncMs: NaN, before: NO_MEMORY, synced: NO_MEMORY, peakRss: NaN };
+    let plainSynced: Message = {
+      type: 'synced',
+      syncMs: NaN,
+      syncLoopMaxMs: NaN,
+      before: NO_MEMORY,
+      synced: NO_MEMORY,
+      peakRss: NaN,
+    };
     if (!extra.noBaseline) {
       log(`scale: the manager alone syncing ${shape.objects} configmaps (baseline heap)…`);
       const plain = forkChild(base);
@@ -241,6 +248,7 @@ export async function benchScale(
       dashboard: result,
       baseline: {
         syncMs: plainSynced['syncMs'] as number,
+        syncLoopMaxMs: plainSynced['syncLoopMaxMs'] as number,
         before: plainSynced['before'] as ScaleMemory,
         synced: plainSynced['synced'] as ScaleMemory,
         peakRss: plainSynced['peakRss'] as number,
@@ -271,7 +279,8 @@ export function scaleLines(r: ScaleResult): string[] {
     `  machine load average ${r.loadAverage.map((l) => l.toFixed(1)).join(' → ')} on ${availableParallelism()} cores ` +
       '(the event-loop delay and the collector pauses are wall time and stretch with it)',
     `  heap growth ${d.heapPolicy} (as the controller-scope CLI runs; a main of your own keeps V8's default unless node is given the flag)`,
-    `  sync ${(d.syncMs / 1000).toFixed(1)} s (manager alone ${(r.baseline.syncMs / 1000).toFixed(1)} s)`,
+    `  sync ${(d.syncMs / 1000).toFixed(1)} s (manager alone ${(r.baseline.syncMs / 1000).toFixed(1)} s); the event loop held at most ` +
+      `${d.syncLoopMaxMs.toFixed(0)} ms at a time while syncing (manager alone ${r.baseline.syncLoopMaxMs.toFixed(0)} ms)`,
     `  RSS peak ${MB(peak)}, end ${MB(d.end.rss)}  (target ≤ ${MB(SCALE_TARGETS.rssBytes)}: ${verdict(peak <= SCALE_TARGETS.rssBytes)}); ` +
       `the manager alone peaked at ${MB(r.baseline.peakRss)} while syncing`,
     `  heap used/total after sync ${MB(d.synced.heapUsed)} / ${MB(d.synced.heapTotal)}, at the end ${MB(d.end.heapUsed)} / ${MB(d.end.heapTotal)} (after GC)`,

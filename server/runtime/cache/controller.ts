@@ -4,6 +4,7 @@ import type { KubeObject } from '../../../shared/models/object';
 import type { ListerWatcher } from '../client/lister-watcher';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
+import { BURST, yieldToEventLoop } from '../util/yield';
 import { pickReflectorTuning, type ReflectorTuning } from './reflector-options';
 import { DeltaFIFO, type Deltas } from './delta-fifo';
 import { FIFOClosedError, type PopProcessFunc, type Queue } from './fifo';
@@ -40,8 +41,8 @@ export interface ControllerConfig<T extends KubeObject> extends ReflectorTuning 
   random?: () => number;
 }
 
-/** Items popped in a row without yielding (upstream's RealFIFO batches up to 1000 deltas per pop). */
-const POP_BURST = 1000;
+/** Items popped in a row without yielding. */
+const POP_BURST = BURST;
 
 /** cache.Controller (the low-level one). */
 export class Controller<T extends KubeObject = KubeObject> {
@@ -93,10 +94,15 @@ export class Controller<T extends KubeObject = KubeObject> {
     // Checked before each pop, as upstream: once stopped, queued items are left unprocessed.
     while (!signal.aborted) {
       try {
-        // A backlog is worked through without a promise per item, but after a batch the loop waits once, so
-        // what else is due on this turn (handlers' deliveries, the watch) runs between batches. Counted before
-        // the pop, so items whose processing throws count too.
-        if (burst < POP_BURST && queue.popReady) {
+        // A backlog is worked through without a promise per item; after a batch the loop gives the event
+        // loop a turn (yieldToEventLoop), so handlers' deliveries, the watch's next chunk and timers run
+        // between batches. Counted before the pop, so items whose processing throws count too.
+        if (queue.popReady) {
+          if (burst >= POP_BURST) {
+            burst = 0;
+            await yieldToEventLoop();
+            continue;
+          }
           burst++;
           if (queue.popReady(process) !== undefined) continue;
         }

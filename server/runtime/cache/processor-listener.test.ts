@@ -124,6 +124,26 @@ describe('processorListener', () => {
     expect(l.pending).toBe(0);
   });
 
+  it('a long buffer is delivered in order in bursts, giving the event loop a turn between them', async () => {
+    const clock = new FakeClock();
+    const seen: string[] = [];
+    let otherWorkRanAfter: number | undefined;
+    const l = listener(clock, (x) => {
+      seen.push(x.metadata.name);
+      // A macrotask, as a watch's next chunk or a socket's ping would be.
+      if (seen.length === 1) setImmediate(() => (otherWorkRanAfter = seen.length));
+    });
+    const n = 2500;
+    l.addInitialList(Array.from({ length: n - 1 }, (_, i) => o(`i${i}`)));
+    l.add({ type: 'add', obj: o('after'), isInInitialList: false });
+    l.run();
+    await l.whenIdle();
+    expect(seen).toEqual([...Array.from({ length: n - 1 }, (_, i) => `i${i}`), 'after']);
+    expect(otherWorkRanAfter).toBeDefined();
+    expect(otherWorkRanAfter).toBeLessThan(n);
+    expect(l.hasSynced()).toBe(true);
+  });
+
   it('a listener with an initial list is synced only once every object of it was handled', async () => {
     const clock = new FakeClock();
     const l = listener(clock, () => {});

@@ -8,6 +8,7 @@ import type { DeletedFinalStateUnknown, ResourceEventHandler, ResourceEventHandl
 import { objectRef } from './object-ref';
 import { SingleFileTracker } from './synctrack';
 import { handleCrash } from '../util/runtime';
+import { BURST } from '../util/yield';
 
 export type Notification<T> =
   | { type: 'add'; obj: T; isInInitialList: boolean }
@@ -168,7 +169,14 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
 
   private drain(): void {
     this.scheduled = false;
+    let burst = 0;
     while (!this.stopped && this.pending > 0) {
+      // After a burst the rest of the buffer waits for a later turn of the event loop (see util/yield).
+      if (burst++ === BURST) {
+        this.scheduled = true;
+        setImmediate(this.drainSoon);
+        return;
+      }
       const n = this.takeHead();
       this.count--;
       this.delivering = true;
