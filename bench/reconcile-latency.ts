@@ -213,9 +213,24 @@ export interface LatencyOptions {
   notes?: string[];
 }
 
+// V8's memory reducer wakes 8 s after a full collection and, finding the process quiet, runs up to three
+// shrinking collections 0.5 s apart (10-25 ms of pause and incremental steps each) and cuts the young
+// generation, so scavenges come ten times as often afterwards. Left alone, the one the startup arms lands
+// in whichever row runs 10-20 s into the process — the second, the recorder's — and the row's tail and
+// CPU per write are its. A full collection now, and the reducer's wait, put that before the first row:
+// every row then starts from the heap the dashboard settles into.
+const REDUCER_SETTLE_MS = 10_000;
+
+async function settleHeap(): Promise<void> {
+  if (typeof globalThis.gc !== 'function') return;
+  globalThis.gc();
+  await sleep(REDUCER_SETTLE_MS);
+}
+
 /** Each server, each rate, without and with the recorder; `seconds` of sampled writes per row. */
 export async function benchReconcileLatency(o: LatencyOptions): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
+  await settleHeap();
   for (const name of o.servers ?? LATENCY_SERVERS) {
     let server: LatencyServer;
     try {
