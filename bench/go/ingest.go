@@ -13,7 +13,6 @@ import (
 	"runtime"
 	"syscall"
 
-	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	corev1client "k8s.io/client-go/kubernetes/typed/core/v1"
 	"k8s.io/client-go/rest"
@@ -48,19 +47,8 @@ func benchIngest(url string, objects, events int, protobuf bool) {
 	}
 	before := heapNow()
 	lw := cache.NewListWatchFromClient(cs.RESTClient(), "pods", "", fields.Everything())
-	inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-	done := make(chan struct{})
-	count, total := 0, objects+events
-	tick := func() {
-		count++
-		if count == total {
-			close(done)
-		}
-	}
-	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-		AddFunc:    func(any) { tick() },
-		UpdateFunc: func(any, any) { tick() },
-	})
+	total := objects + events
+	inf, done := countingPodInformer(lw, total)
 	ctx, cancel := context.WithCancel(context.Background())
 	sw := startTimer()
 	go inf.RunWithContext(ctx)

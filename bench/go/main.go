@@ -225,6 +225,25 @@ type noWatchList struct{ *cache.ListWatch }
 
 func (noWatchList) IsWatchListSemanticsUnSupported() bool { return true }
 
+// countingPodInformer: a Pod SharedIndexInformer with a namespace index and one handler that counts adds and
+// updates; done closes once it has seen total of them. The in-process and ingest benches share it.
+func countingPodInformer(lw cache.ListerWatcher, total int) (cache.SharedIndexInformer, <-chan struct{}) {
+	inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
+	done := make(chan struct{})
+	count := 0
+	tick := func() {
+		count++
+		if count == total {
+			close(done)
+		}
+	}
+	_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
+		AddFunc:    func(any) { tick() },
+		UpdateFunc: func(any, any) { tick() },
+	})
+	return inf, done
+}
+
 // informer: a SharedIndexInformer (namespace index, one handler) lists n pods, then takes `updates`
 // MODIFIED events from a fake watch. Pods are built inside list/watch so only what the informer keeps is
 // retained; the heap figure is measured with the informer still running.
@@ -243,19 +262,7 @@ func benchInformer(s shape) {
 			},
 			WatchFunc: func(metav1.ListOptions) (watch.Interface, error) { return fw, nil },
 		}}
-		inf := cache.NewSharedIndexInformer(lw, &corev1.Pod{}, 0, cache.Indexers{cache.NamespaceIndex: cache.MetaNamespaceIndexFunc})
-		done := make(chan struct{})
-		count, total := 0, n+updates
-		tick := func() {
-			count++
-			if count == total {
-				close(done)
-			}
-		}
-		_, _ = inf.AddEventHandler(cache.ResourceEventHandlerFuncs{
-			AddFunc:    func(any) { tick() },
-			UpdateFunc: func(any, any) { tick() },
-		})
+		inf, done := countingPodInformer(lw, n+updates)
 		ctx, cancel := context.WithCancel(context.Background())
 		sw := startTimer()
 		go inf.RunWithContext(ctx)

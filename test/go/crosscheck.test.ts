@@ -16,6 +16,7 @@ import { LoopbackClient } from '../loopback/loopback-client';
 import { startCli, type CliProcess } from '../run/support/cli-process';
 import { apply, until } from './support/cluster';
 import { REPO, go, goBinary, startGo } from './support/go-tool';
+import { CONTROLLER_RUNTIME_VERSIONS } from './support/versions';
 
 const SCENARIO = join(REPO, 'test', 'go', 'crosscheck');
 const MODULE = 'github.com/controller-scope/controller-scope/go';
@@ -35,20 +36,6 @@ const EXPECTED: Record<string, Record<string, number>> = {
   hot: { 'default/hot-a': HOT_LIMIT + 1 },
   owner: { 'default/owner-a': 2 },
 };
-
-/** The versions the module is tested with; the pins take the example's go.mod back to the oldest. */
-const VERSIONS = [
-  { controllerRuntime: 'v0.25.2', pins: [] as string[] },
-  {
-    controllerRuntime: 'v0.23.3',
-    pins: [
-      'sigs.k8s.io/controller-runtime@v0.23.3',
-      'k8s.io/client-go@v0.35.0',
-      'k8s.io/api@v0.35.0',
-      'k8s.io/apimachinery@v0.35.0',
-    ],
-  },
-];
 
 /** What must agree about one key: no times, no seqs, no worker numbers. */
 interface KeyFacts {
@@ -203,11 +190,14 @@ describe.skipIf(!goBinary())('cross-check: the same scenario through our runtime
     for (const k of Object.values(f)) expect(k.final).toEqual({ state: 'idle', dirty: false, requeues: 0 });
   });
 
-  describe.each(VERSIONS)('Go on controller-runtime $controllerRuntime', ({ controllerRuntime, pins }) => {
-    it('agrees with our runtime on every fact that must agree', { timeout: 900_000 }, async () => {
-      const [ours, theirs] = await Promise.all([typescriptFacts(), goFacts(pins)]);
-      expect(theirs.controllerRuntime).toBe(controllerRuntime);
-      expect(theirs.facts).toEqual(ours);
-    });
-  });
+  describe.each(CONTROLLER_RUNTIME_VERSIONS)(
+    'Go on controller-runtime $controllerRuntime',
+    ({ controllerRuntime, pins }) => {
+      it('agrees with our runtime on every fact that must agree', { timeout: 900_000 }, async () => {
+        const [ours, theirs] = await Promise.all([typescriptFacts(), goFacts(pins)]);
+        expect(theirs.controllerRuntime).toBe(controllerRuntime);
+        expect(theirs.facts).toEqual(ours);
+      });
+    },
+  );
 });

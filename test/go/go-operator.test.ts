@@ -13,24 +13,11 @@ import { runAttach, type RunningAttach } from '../../server/attach';
 import { LoopbackClient } from '../loopback/loopback-client';
 import { apply, until } from './support/cluster';
 import { REPO, go, goBinary, startGo } from './support/go-tool';
+import { CONTROLLER_RUNTIME_VERSIONS } from './support/versions';
 
 const EXAMPLE = join(REPO, 'examples', 'go-operator');
 
-/** The newest served release (what the example's go.mod asks for) and the oldest the module supports. */
-const VERSIONS = [
-  { controllerRuntime: 'v0.25.2', pins: [] as string[] },
-  {
-    controllerRuntime: 'v0.23.3',
-    pins: [
-      'sigs.k8s.io/controller-runtime@v0.23.3',
-      'k8s.io/client-go@v0.35.0',
-      'k8s.io/api@v0.35.0',
-      'k8s.io/apimachinery@v0.35.0',
-    ],
-  },
-];
-
-describe.skipIf(!goBinary()).each(VERSIONS)(
+describe.skipIf(!goBinary()).each(CONTROLLER_RUNTIME_VERSIONS)(
   'Go example operator on controller-runtime $controllerRuntime, attached',
   ({ controllerRuntime, pins }) => {
     let sandbox: SandboxServer;
