@@ -1,6 +1,9 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { diffJson } from './json-diff';
 import { ObjectVersionStore } from './object-versions';
 import type { KubeObject } from '../../../shared/models/object';
+import type { ObjectVersion } from '../../../shared/protocol/socket';
 
 const pod = (rv: string, phase: string): KubeObject => ({
   apiVersion: 'v1',
@@ -36,5 +39,74 @@ describe('ObjectVersionStore', () => {
     expect(s.size).toBe(2);
     expect(s.versions('b')).toEqual([]);
     expect(s.versions('a')).toHaveLength(3);
+  });
+});
+
+/** The store as first written (a new entry and arrays per record): the behaviour the store must keep. */
+class ReferenceStore {
+  private readonly entries = new Map<string, { last: KubeObject | null; versions: ObjectVersion[] }>();
+  constructor(
+    private readonly maxObjects: number,
+    private readonly maxVersions: number,
+  ) {}
+  record(id: string, obj: KubeObject | null, ts: number, resourceVersion?: string): void {
+    const e = this.entries.get(id);
+    const rv = obj?.metadata.resourceVersion ?? resourceVersion ?? '';
+    if (e) {
+      const newest = e.versions[e.versions.length - 1];
+      if (newest && newest.resourceVersion === rv && Boolean(newest.deleted) === (obj === null)) return;
+      this.entries.delete(id);
+    }
+    const prev = e?.last ?? null;
+    let next = obj;
+    if (obj?.metadata.managedFields) {
+      const { managedFields: _drop, ...metadata } = obj.metadata;
+      next = { ...obj, metadata };
+    }
+    const version: ObjectVersion = {
+      resourceVersion: rv,
+      ts,
+      diff: next === null ? [] : diffJson(prev ?? undefined, next),
+      ...(next === null ? { deleted: true } : {}),
+    };
+    const versions = [...(e?.versions ?? []), version].slice(-this.maxVersions);
+    this.entries.set(id, { last: next ?? prev, versions });
+    if (this.entries.size > this.maxObjects) this.entries.delete(this.entries.keys().next().value as string);
+  }
+  versions(id: string): ObjectVersion[] {
+    return this.entries.get(id)?.versions ?? [];
+  }
+}
+
+describe('ObjectVersionStore, against the reference', () => {
+  it('keeps the same versions for any sequence of changes and deletions', () => {
+    const op = fc.record({
+      id: fc.constantFrom('a', 'b', 'c', 'd'),
+      rv: fc.integer({ min: 1, max: 6 }),
+      phase: fc.constantFrom('Pending', 'Running'),
+      deleted: fc.boolean(),
+    });
+    fc.assert(
+      fc.property(
+        fc.array(op, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.integer({ min: 1, max: 4 }),
+        (ops, maxObjects, maxVersions) => {
+          const s = new ObjectVersionStore({ maxObjects, maxVersions });
+          const ref = new ReferenceStore(maxObjects, maxVersions);
+          const handedOut: { id: string; versions: ObjectVersion[]; copy: string }[] = [];
+          ops.forEach((o, ts) => {
+            const obj = o.deleted ? null : pod(String(o.rv), o.phase);
+            s.record(o.id, obj, ts, String(o.rv));
+            ref.record(o.id, obj, ts, String(o.rv));
+            const got = s.versions(o.id);
+            handedOut.push({ id: o.id, versions: got, copy: JSON.stringify(got) });
+          });
+          for (const id of ['a', 'b', 'c', 'd']) expect(s.versions(id)).toEqual(ref.versions(id));
+          // What a caller was handed does not change as later versions arrive.
+          for (const h of handedOut) expect(JSON.stringify(h.versions)).toBe(h.copy);
+        },
+      ),
+    );
   });
 });

@@ -2,7 +2,7 @@
 // object costs one copy plus its changes. Bounded twice: objects tracked (least recently changed dropped)
 // and versions per object. Everything stored is already redacted.
 import type { KubeObject } from '../../../shared/models/object';
-import type { ObjectVersion } from '../../../shared/protocol/socket';
+import type { DiffOp, ObjectVersion } from '../../../shared/protocol/socket';
 import { diffJson } from './json-diff';
 
 export interface ObjectVersionStoreOptions {
@@ -24,6 +24,13 @@ function forDiff(obj: KubeObject): KubeObject {
   return { ...obj, metadata };
 }
 
+function newVersion(rv: string, ts: number, prev: KubeObject | undefined, next: KubeObject | null): ObjectVersion {
+  if (next === null) return { resourceVersion: rv, ts, diff: [], deleted: true };
+  // What diffJson answers against nothing, built at its final size: most versions are an object's first.
+  const diff: DiffOp[] = prev === undefined ? [{ op: 'add', path: '', value: next }] : diffJson(prev, next);
+  return { resourceVersion: rv, ts, diff };
+}
+
 export class ObjectVersionStore {
   private readonly maxObjects: number;
   private readonly maxVersions: number;
@@ -42,29 +49,35 @@ export class ObjectVersionStore {
   record(id: string, obj: KubeObject | null, ts: number, resourceVersion?: string): void {
     const e = this.entries.get(id);
     const rv = obj?.metadata.resourceVersion ?? resourceVersion ?? '';
-    if (e) {
-      const newest = e.versions[e.versions.length - 1];
-      if (newest && newest.resourceVersion === rv && Boolean(newest.deleted) === (obj === null)) return;
-      this.entries.delete(id); // re-inserted below: Map order is our LRU order
-    }
-    const prev = e?.last ?? null;
     const next = obj ? forDiff(obj) : null;
-    const version: ObjectVersion = {
-      resourceVersion: rv,
-      ts,
-      diff: next === null ? [] : diffJson(prev ?? undefined, next),
-      ...(next === null ? { deleted: true } : {}),
-    };
-    const versions = [...(e?.versions ?? []), version].slice(-this.maxVersions);
-    this.entries.set(id, { last: next ?? prev, versions });
-    if (this.entries.size > this.maxObjects) {
-      const oldest = this.entries.keys().next().value as string;
+    if (e === undefined) {
+      // Most objects a busy cluster changes are new to the store (it tracks the last maxObjects changed), so
+      // this path builds only what it keeps.
+      this.entries.set(id, { last: next, versions: [newVersion(rv, ts, undefined, next)] });
+      if (this.entries.size > this.maxObjects) this.dropOldest();
+      return;
+    }
+    const newest = e.versions[e.versions.length - 1];
+    if (newest && newest.resourceVersion === rv && Boolean(newest.deleted) === (obj === null)) return;
+    // Entries are this store's own (versions() hands out copies), so they change in place; re-inserting
+    // moves the entry last in the Map's order, which is the LRU order.
+    this.entries.delete(id);
+    e.versions.push(newVersion(rv, ts, e.last ?? undefined, next));
+    if (e.versions.length > this.maxVersions) e.versions.splice(0, e.versions.length - this.maxVersions);
+    if (next !== null) e.last = next;
+    this.entries.set(id, e);
+  }
+
+  private dropOldest(): void {
+    for (const oldest of this.entries.keys()) {
       this.entries.delete(oldest);
+      return;
     }
   }
 
+  /** The versions of id, oldest first: a copy the caller may keep. */
   versions(id: string): ObjectVersion[] {
-    return this.entries.get(id)?.versions ?? [];
+    return this.entries.get(id)?.versions.slice() ?? [];
   }
 
   clear(): void {

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import type { KubeObject } from '../../../shared/models/object';
 import type { RuntimeEvent, StampedEvent } from '../../../shared/protocol/events';
-import type { ObjectRef } from '../../../shared/protocol/ids';
 import type { RecordingState } from '../../../shared/protocol/commands';
 import type { ObjectCoordinates, ObjectInspection } from '../../../shared/protocol/socket';
 import { reduce, ReduceSession } from '../../../shared/protocol/reduce';
@@ -48,6 +47,8 @@ export interface RecorderOptions {
   paused?: boolean;
 }
 
+type IndexerUpdate = Extract<StampedEvent, { kind: 'indexer.update' }>;
+
 export type BatchListener = (events: StampedEvent[]) => void;
 export type ResetListener = (reason: 'seek' | 'reset') => void;
 
@@ -71,8 +72,11 @@ export class Recorder implements Probe {
   private closed = false;
   /** Stamped, not yet handed to batch listeners. */
   private pending: StampedEvent[] = [];
-  /** Objects whose cached copy changed since the last flush: id → ref and whether it was deleted. */
-  private dirtyObjects = new Map<string, { ref: ObjectRef; deleted: boolean; ts: number }>();
+  /**
+   * Objects whose cached copy changed since the last flush: id → the newest indexer.update about it (its ref,
+   * op and ts are what captureObjects needs; the event itself saves a record per event).
+   */
+  private dirtyObjects = new Map<string, IndexerUpdate>();
   private timer: TimerHandle | undefined;
   private readonly batchListeners = new Set<BatchListener>();
   private readonly resetListeners = new Set<ResetListener>();
@@ -152,9 +156,7 @@ export class Recorder implements Probe {
   private append(ev: StampedEvent): void {
     this.ring.push(ev);
     this.pending.push(ev);
-    if (ev.kind === 'indexer.update' && this.versions) {
-      this.dirtyObjects.set(refId(ev.ref), { ref: ev.ref, deleted: ev.op === 'delete', ts: ev.ts });
-    }
+    if (ev.kind === 'indexer.update' && this.versions) this.dirtyObjects.set(refId(ev.ref), ev);
     if (this.pending.length >= this.maxPending) this.flush();
     else this.schedule();
   }
@@ -190,11 +192,13 @@ export class Recorder implements Probe {
 
   private captureObjects(): void {
     if (!this.versions || this.dirtyObjects.size === 0) return;
-    for (const [id, { ref, deleted, ts }] of this.dirtyObjects) {
-      const obj = deleted ? undefined : this.objects.get(ref.gvk, ref.namespace, ref.name);
-      if (deleted) this.versions.record(id, null, ts, ref.resourceVersion);
-      else if (obj) this.versions.record(id, redactObject(obj), ts);
-    }
+    const versions = this.versions;
+    const objects = this.objects;
+    this.dirtyObjects.forEach(({ ref, op, ts }, id) => {
+      if (op === 'delete') return versions.record(id, null, ts, ref.resourceVersion);
+      const obj = objects.get(ref.gvk, ref.namespace, ref.name);
+      if (obj) versions.record(id, redactObject(obj), ts);
+    });
     this.dirtyObjects.clear();
   }
 
