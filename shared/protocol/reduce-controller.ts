@@ -138,8 +138,13 @@ function setState(k: KeyView, state: KeyView['state'], ts: number): void {
   }
 }
 
+/** k must be writable. */
 function absorb(d: Draft, k: KeyView, cause: EnqueueCause): void {
-  if (k.pendingCauses.length >= d.view.limits.maxCausesPerReconcile) k.pendingCausesDropped++;
+  const pending = k.pendingCauses;
+  if (pending.length >= d.view.limits.maxCausesPerReconcile) k.pendingCausesDropped++;
+  // A key's first cause (most keys have one) gets an array of its own size rather than a copy of the empty
+  // one that then grows to hold sixteen.
+  else if (pending.length === 0) k.pendingCauses = d.made([cause]);
   else d.child(k, 'pendingCauses').push(cause);
 }
 
