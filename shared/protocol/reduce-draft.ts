@@ -29,11 +29,27 @@ export class Draft {
    */
   readonly keyOrders = new Map<object, string[]>();
 
-  /** `fresh`: objects already writable, kept by a ReduceSession from earlier batches. */
-  constructor(view: RuntimeView, fresh?: Set<object>) {
+  /**
+   * Objects the batch before this one created, still writable with a ReduceSession: most keys, points and
+   * entries are touched again by the next batch (a key's get and done often come after the flush that saw
+   * its add), and copying them then was most of what a session still copied.
+   */
+  private readonly madeBefore: Set<object> | undefined;
+
+  /**
+   * `fresh`: objects already writable, kept by a ReduceSession from earlier batches; `madeBefore`: those the
+   * session's previous batch created.
+   */
+  constructor(view: RuntimeView, fresh?: Set<object>, madeBefore?: Set<object>) {
     this.fresh = fresh ?? new Set();
     this.madeHere = fresh ? new Set() : this.fresh;
+    this.madeBefore = fresh ? madeBefore : undefined;
     this.view = this.own(view);
+  }
+
+  /** Objects created during this batch (for the session to keep writable in the next one). */
+  get created(): Set<object> {
+    return this.madeHere;
   }
 
   /** Marks an object created during this batch as writable. */
@@ -42,8 +58,14 @@ export class Draft {
     return o;
   }
 
+  private writable(o: object): boolean {
+    if (this.fresh.has(o)) return true;
+    if (this.madeHere === this.fresh) return false;
+    return this.madeHere.has(o) || (this.madeBefore !== undefined && this.madeBefore.has(o));
+  }
+
   own<T extends object>(o: T): T {
-    if (this.fresh.has(o) || (this.madeHere !== this.fresh && this.madeHere.has(o))) return o;
+    if (this.writable(o)) return o;
     // A null-prototype record (keyed by data, see records.ts) stays one: a spread would give it a prototype.
     const c = (Array.isArray(o) ? o.slice() : Object.getPrototypeOf(o) === null ? copyRecord(o) : { ...o }) as T;
     this.fresh.add(c);
@@ -67,7 +89,7 @@ export class Draft {
    */
   childRecord<P extends object, K extends keyof P>(parent: P, k: K): NonNullable<P[K]> {
     const v = parent[k] as NonNullable<P[K]> & object;
-    if (this.fresh.has(v) || (this.madeHere !== this.fresh && this.madeHere.has(v))) return v;
+    if (this.writable(v)) return v;
     const c = copyRecord(v);
     this.fresh.add(c);
     parent[k] = c;

@@ -31,16 +31,20 @@ type Stamped<E> = E & { seq: number; ts: number };
 export class ReduceSession {
   /** Objects the reducer may write in place. */
   fresh = new Set<object>();
+  /** Objects the last batch created: writable in the next one too. */
+  madeLast = new Set<object>();
 
   share(): void {
     if (this.fresh.size > 0) this.fresh = new Set();
+    if (this.madeLast.size > 0) this.madeLast = new Set();
   }
 }
 
 /**
  * Copies a session keeps writable before it starts over. They include copies since dropped from the view
  * (evicted keys), so the bound caps what the session holds on to (a few MB); starting over costs one batch
- * of copies. Objects made in a batch are not carried over: a later batch copies the few it writes again.
+ * of copies. Objects made in a batch stay writable for the next batch only (the session drops them then), so
+ * they never count towards it.
  */
 const MAX_SESSION_OBJECTS = 50_000;
 
@@ -49,7 +53,7 @@ export function reduce(view: RuntimeView, events: readonly StampedEvent[], sessi
   let d: Draft | undefined;
   for (const ev of events) {
     if (ev.seq <= (d ? d.view.lastSeq : view.lastSeq)) continue;
-    d ??= new Draft(view, session?.fresh);
+    d ??= new Draft(view, session?.fresh, session?.madeLast);
     const problem = eventProblem(ev);
     if (problem !== undefined) {
       refused(d, ev, problem);
@@ -67,7 +71,10 @@ export function reduce(view: RuntimeView, events: readonly StampedEvent[], sessi
   } catch (err) {
     dropped(d, { seq: d.view.lastSeq, ts: d.view.lastTs, kind: '(end of batch)' }, err);
   }
-  if (session && session.fresh.size > MAX_SESSION_OBJECTS) session.share();
+  if (session) {
+    session.madeLast = d.created;
+    if (session.fresh.size > MAX_SESSION_OBJECTS) session.share();
+  }
   return d.view;
 }
 
