@@ -129,6 +129,7 @@ function recorderHarness(browsers: number, opts: RecorderOptions = {}): Harness 
   let store: CacheStore<KubeObject> | undefined;
   const recorder = new Recorder({
     objectSource: { get: (_gvk, ns, name) => store?.getByKey(ns ? `${ns}/${name}` : name) },
+    trustedEmits: true,
     ...opts,
   });
   for (let i = 0; i < browsers; i++) recorder.onBatch(() => {});

@@ -32,6 +32,7 @@ async function once(kind: 'drop' | 'recorder'): Promise<{ cpuMs: number; events:
   let store: CacheStore<KubeObject> | undefined;
   const recorder = new Recorder({
     objectSource: { get: (_g, ns, n) => store?.getByKey(ns ? `${ns}/${n}` : n) },
+    trustedEmits: true,
   });
   const s = await runInformerOnce(shape, {
     withQueue: true,

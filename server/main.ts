@@ -64,6 +64,8 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   // The object source reads the managers' caches lazily (a manager needs the recorder as its probe first).
   const recorder = new Recorder({
     objectSource: objectSourceOver(() => managers().map((m) => m.getCache())),
+    // Only the managers' runtime emits into it (attached processes have a recorder of their own).
+    trustedEmits: true,
     ...(opts.ringBytes !== undefined ? { ringBytes: opts.ringBytes } : {}),
   });
   const registry = newRegistry(true);

@@ -59,6 +59,8 @@ export async function serveDashboard(mgr: Manager, opts: ServeDashboardOptions =
   const { host, port } = parseDashboardBindAddress(opts.bindAddress ?? '127.0.0.1:7070');
   const recorder = new Recorder({
     objectSource: objectSourceOver(() => mgr.getCache()),
+    // Only the manager's runtime emits into it.
+    trustedEmits: true,
     ...(opts.ringBytes !== undefined ? { ringBytes: opts.ringBytes } : {}),
   });
   const detach = mgr.addProbe(recorder);

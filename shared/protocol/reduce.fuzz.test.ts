@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { RuntimeEvent, StampedEvent } from './events';
 import type { DeltaType } from './events-cache';
+import { eventProblem } from './event-check';
 import { reduce, ReduceSession } from './reduce';
 import { createView } from './view';
 
@@ -165,6 +166,29 @@ describe('reduce under arbitrary event orders', () => {
           expect(i.pendingOverflow).toBeGreaterThanOrEqual(0);
         }
         expect(JSON.parse(JSON.stringify(v))).toEqual(v);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it('gives the same view for trusted events (no shape check) as for checked ones', () => {
+    const limits = { maxKeysPerController: 4, maxPendingKeysPerInformer: 3, maxLogEntries: 10, seriesPoints: 5 };
+    fc.assert(
+      fc.property(fc.array(fc.tuple(event, fc.nat(3000)), { maxLength: 200 }), fc.nat(20), (items, batch) => {
+        let ts = 1_000_000;
+        const stamped = items.map(([e, dt], i) => ({ ...e, seq: i + 1, ts: (ts += dt) }) as StampedEvent);
+        // What the runtime emits: every event well-formed.
+        for (const ev of stamped) expect(eventProblem(ev)).toBeUndefined();
+        const size = batch + 1;
+        const session = new ReduceSession();
+        let checked = createView(limits);
+        let trusted = createView(limits);
+        for (let i = 0; i < stamped.length; i += size) {
+          const chunk = stamped.slice(i, i + size);
+          checked = reduce(checked, chunk);
+          trusted = reduce(trusted, chunk, session, { trusted: true });
+        }
+        expect(trusted).toEqual(checked);
       }),
       { numRuns: 150 },
     );

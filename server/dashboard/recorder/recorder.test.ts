@@ -33,6 +33,25 @@ describe('Recorder', () => {
     expect(rec.serverEpoch).toBe('e1');
   });
 
+  it('refuses a malformed event from emit() unless emits are trusted, and from ingest() always', () => {
+    const bad = { kind: 'queue.get', queue: 'pods' } as unknown as RuntimeEvent;
+    const checked = new Recorder({ clock: new FakeClock() });
+    checked.emit(bad);
+    expect(checked.view.droppedEvents).toBe(1);
+    expect(checked.view.reducerErrors?.[0]?.error).toContain('"key"');
+
+    const trusted = new Recorder({ clock: new FakeClock(), trustedEmits: true });
+    for (const e of runtimeEvents()) trusted.emit(e);
+    const seq = trusted.seq;
+    trusted.ingest([{ ...bad, seq: seq + 1, ts: 1 } as StampedEvent]);
+    for (const e of runtimeEvents()) trusted.emit(e);
+    const v = trusted.view;
+    expect(v.droppedEvents).toBe(1);
+    expect(v.reducerErrors?.[0]).toMatchObject({ seq: seq + 1, kind: 'queue.get' });
+    expect(v.reducerErrors?.[0]?.error).toContain('"key"');
+    expect(v).toEqual(reduce(createView(), trusted.eventsAfter(0) ?? []));
+  });
+
   it('holds the same view the shared reducer builds from its events', () => {
     const rec = new Recorder({ clock: new FakeClock(), viewLimits: { maxLogEntries: 7 } });
     for (const e of runtimeEvents()) rec.emit(e);

@@ -45,6 +45,12 @@ export interface RecorderOptions {
   serverEpoch?: string;
   /** Start paused. Default false. */
   paused?: boolean;
+  /**
+   * emit() is fed only by this process's runtime, whose events are typed literals: the reducer then skips
+   * its per-event shape check for them. Leave it off where emit() carries events from elsewhere (a Go
+   * bridge's stream); ingest() (replays) is checked either way. Default false.
+   */
+  trustedEmits?: boolean;
 }
 
 type IndexerUpdate = Extract<StampedEvent, { kind: 'indexer.update' }>;
@@ -60,6 +66,9 @@ export class Recorder implements Probe {
   private readonly flushIntervalMs: number;
   private readonly maxPending: number;
   private readonly viewLimits: Partial<ViewLimits>;
+  private readonly trustedEmits: boolean;
+  /** Whether a pending event came from somewhere the reducer must check (ingest, or emit when not trusted). */
+  private pendingUnchecked = false;
   private epoch: string;
   private _view: RuntimeView;
   /**
@@ -98,6 +107,7 @@ export class Recorder implements Probe {
     this.viewLimits = opts.viewLimits ?? {};
     this.epoch = opts.serverEpoch ?? randomUUID();
     this.paused = opts.paused ?? false;
+    this.trustedEmits = opts.trustedEmits ?? false;
     this._view = createView(this.viewLimits);
   }
 
@@ -117,7 +127,7 @@ export class Recorder implements Probe {
   /** The view including every stamped event (pending ones are reduced first). */
   get view(): RuntimeView {
     if (this.pending.length > 0 && this._view.lastSeq < this.seq) {
-      this._view = reduce(this._view, this.pending, this.reduceSession);
+      this._view = reduce(this._view, this.pending, this.reduceSession, { trusted: !this.pendingUnchecked });
     }
     // The caller may keep this view (a snapshot being sent, a test): from now on it must not change.
     this.reduceSession.share();
@@ -140,6 +150,7 @@ export class Recorder implements Probe {
       stamped.seq = seq;
       stamped.ts = ts;
     } else stamped = { ...event, seq, ts } as StampedEvent;
+    if (!this.trustedEmits) this.pendingUnchecked = true;
     this.append(stamped);
   }
 
@@ -149,6 +160,7 @@ export class Recorder implements Probe {
     for (const ev of events) {
       if (ev.seq < this.nextSeq) continue;
       this.nextSeq = ev.seq + 1;
+      this.pendingUnchecked = true;
       this.append(ev);
     }
   }
@@ -177,8 +189,10 @@ export class Recorder implements Probe {
     this.timer = undefined;
     if (this.pending.length === 0 && this.dirtyObjects.size === 0) return;
     const batch = this.pending;
+    const trusted = !this.pendingUnchecked;
     this.pending = [];
-    if (this._view.lastSeq < this.seq) this._view = reduce(this._view, batch, this.reduceSession);
+    this.pendingUnchecked = false;
+    if (this._view.lastSeq < this.seq) this._view = reduce(this._view, batch, this.reduceSession, { trusted });
     this.captureObjects();
     if (batch.length === 0) return;
     for (const l of this.batchListeners) {
@@ -302,6 +316,7 @@ export class Recorder implements Probe {
     this.timer?.cancel();
     this.timer = undefined;
     this.pending = [];
+    this.pendingUnchecked = false;
     this.dirtyObjects.clear();
     this.ring.clear();
     this.versions?.clear();
