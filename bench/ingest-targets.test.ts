@@ -52,14 +52,29 @@ describe('ingestTargets', () => {
     const peers = new Map([fig('ours', 100, 2000), fig('ours-strip', 100, 800)].map((f) => [f.peer, f]));
     const t = ingestTargets(peers, 1000, 'x');
     expect(t[0]!.met).toBeUndefined();
-    expect(t[3]).toMatchObject({ value: 800, met: true });
+    expect(t[1]).toMatchObject({ what: 'x, strip transform: ours vs client-node (events/s)', met: undefined });
+    expect(t[4]).toMatchObject({ value: 800, met: true });
+  });
+
+  it('judges the strip transform against client-node beside the default path, each on its own figure', () => {
+    const peers = new Map([fig('ours', 100), fig('ours-strip', 60), fig('client-node', 120)].map((f) => [f.peer, f]));
+    const t = ingestTargets(peers, 1000, 'with managedFields');
+    expect(t.slice(0, 2)).toEqual([
+      { what: 'with managedFields: ours vs client-node (events/s)', value: 1.2, goal: '≥ 1.5×', met: false },
+      {
+        what: 'with managedFields, strip transform: ours vs client-node (events/s)',
+        value: 2,
+        goal: '≥ 1.5×',
+        met: true,
+      },
+    ]);
   });
 
   it('judges retained heap on the compact cache (strip and intern) when it ran', () => {
     const peers = new Map(
       [fig('ours', 100, 2000), fig('ours-strip', 100, 1200), fig('ours-compact', 100, 900)].map((f) => [f.peer, f]),
     );
-    expect(ingestTargets(peers, 1000, 'x')[3]).toMatchObject({
+    expect(ingestTargets(peers, 1000, 'x')[4]).toMatchObject({
       what: 'x: retained heap per object (ours-compact)',
       value: 900,
       met: true,

@@ -2,7 +2,7 @@
 // processor fanning out to many handlers, each with its own resync period and sync tracking).
 import type { KubeObject } from '../../../shared/models/object';
 import type { InformerId } from '../../../shared/protocol/ids';
-import type { ListerWatcher } from '../client/lister-watcher';
+import { withDecodeHint, type ListerWatcher } from '../client/lister-watcher';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
 import { pickReflectorTuning, type ReflectorTuning } from './reflector-options';
@@ -23,6 +23,7 @@ import type {
 import { deletionHandlingMetaNamespaceKeyFunc, metaOf } from './keys';
 import { ProcessorListener, SharedProcessor, determineResyncPeriod } from './processor-listener';
 import { RealFIFO } from './real-fifo';
+import { decodeHintFor } from './transforms';
 import { runtimeDefaults } from '../upstream';
 import type { ReflectorState } from '../../../shared/protocol/events-cache';
 import type { CacheStore } from './store';
@@ -232,7 +233,7 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
         : new RealFIFO<T>({ knownObjects, ...rest });
     this.controller = new Controller<T>({
       queue,
-      listerWatcher: o.listerWatcher,
+      listerWatcher: withDecodeHint(o.listerWatcher, decodeHintFor(this.transform)),
       process: (deltas, isInInitialList) => processDeltas(this.asHandler, this.indexer, deltas, isInInitialList),
       ...(o.objectType ? { objectType: o.objectType } : {}),
       informer: this.id,

@@ -1,6 +1,7 @@
 // Transform functions for informers (client-go's TransformFunc; controller-runtime's
 // cache.TransformStripManagedFields).
 import type { KubeObject } from '../../../shared/models/object';
+import type { DecodeHint } from '../client/lister-watcher';
 import type { TransformFunc } from './interfaces';
 
 /**
@@ -14,12 +15,28 @@ export function dropManagedFields<T extends KubeObject>(obj: T): T {
   return { ...obj, metadata };
 }
 
-/** cache.TransformStripManagedFields: the opt-in transform that drops managedFields before storing. */
+/** Transforms whose first step drops metadata.managedFields, so the decoder may leave them unparsed. */
+const STRIPS_MANAGED_FIELDS = new WeakSet<object>([dropManagedFields]);
+
+/**
+ * cache.TransformStripManagedFields: the opt-in transform that drops managedFields before storing. An informer
+ * given it also tells its lister-watcher to skip managedFields while decoding (see decodeHintFor).
+ */
 export function transformStripManagedFields(): TransformFunc<KubeObject> {
   return dropManagedFields;
 }
 
 /** Applies transforms left to right. */
 export function chainTransforms<T>(...fns: TransformFunc<T>[]): TransformFunc<T> {
-  return (obj) => fns.reduce((o, f) => f(o), obj);
+  const chained: TransformFunc<T> = (obj) => fns.reduce((o, f) => f(o), obj);
+  if (fns[0] && STRIPS_MANAGED_FIELDS.has(fns[0])) STRIPS_MANAGED_FIELDS.add(chained);
+  return chained;
+}
+
+/**
+ * What the decoder may skip for an informer with this transform: managedFields when the transform drops them
+ * before anything else reads the object, so an object decoded without them transforms to the same result.
+ */
+export function decodeHintFor(transform: object | undefined): DecodeHint | undefined {
+  return transform && STRIPS_MANAGED_FIELDS.has(transform) ? { dropManagedFields: true } : undefined;
 }

@@ -32,6 +32,8 @@ export interface HttpRequest {
   /** Default application/json (e.g. a meta.k8s.io conversion such as as=PartialObjectMetadataList). */
   accept?: string;
   signal?: AbortSignal;
+  /** Decodes a successful JSON body (default JSON.parse), e.g. parseListWithoutManagedFields; throws on bad JSON. */
+  parse?: (text: string) => unknown;
 }
 
 export type { LineStream } from './http-lines';
@@ -157,7 +159,7 @@ export class HttpClient {
     }
     if (text.trim() === '') return undefined as T;
     try {
-      return JSON.parse(text) as T;
+      return (req.parse ? req.parse(text) : JSON.parse(text)) as T;
     } catch {
       // Not quoted: the body may be a truncated object, a Secret's data included.
       const type = res.headers['content-type'] ?? 'no content type';

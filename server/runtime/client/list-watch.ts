@@ -14,7 +14,8 @@ import type {
 } from '../../../shared/models/object';
 import { apiVersionOf, resourcePath } from './gvk';
 import type { HttpClient, LineStream, QueryValue } from './http';
-import type { ListerWatcher, ListOptions, WatchStream } from './lister-watcher';
+import type { DecodeHint, ListerWatcher, ListOptions, WatchStream } from './lister-watcher';
+import { parseListWithoutManagedFields, parseWatchEventWithoutManagedFields } from './managed-fields-cut';
 import type { DynamicRESTMapper } from './rest-mapper';
 
 export interface ListWatchFromClientOptions {
@@ -32,6 +33,8 @@ export interface ListWatchFromClientOptions {
    * kind, as controller-runtime's metadata informers fix up the GVK. Default off.
    */
   metadataOnlyAs?: GroupVersionKind;
+  /** What decoding may leave out (see ListerWatcher.withDecodeHint). Default none. */
+  decodeHint?: DecodeHint;
 }
 
 /** What the metadata client asks for (JSON only; kube-apiserver answers protobuf too). */
@@ -45,9 +48,16 @@ export class ListWatch<T extends KubeObject = KubeObject> implements ListerWatch
   private readonly http: HttpClient;
   private readonly path: string;
 
+  private readonly dropManagedFields: boolean;
+
   constructor(private readonly opts: ListWatchFromClientOptions) {
     this.http = opts.http;
     this.path = resourcePath(opts.gvr, { namespace: opts.namespace || undefined });
+    this.dropManagedFields = opts.decodeHint?.dropManagedFields === true;
+  }
+
+  withDecodeHint(hint: DecodeHint): ListWatch<T> {
+    return new ListWatch<T>({ ...this.opts, decodeHint: { ...this.opts.decodeHint, ...hint } });
   }
 
   async list(options: ListOptions, signal?: AbortSignal): Promise<KubeList<T>> {
@@ -65,6 +75,7 @@ export class ListWatch<T extends KubeObject = KubeObject> implements ListerWatch
       },
       signal,
       ...(this.opts.metadataOnlyAs ? { accept: `${PARTIAL_OBJECT_METADATA_LIST_ACCEPT},application/json` } : {}),
+      ...(this.dropManagedFields ? { parse: parseListWithoutManagedFields } : {}),
     });
     const as = this.opts.metadataOnlyAs;
     if (!as) return withItemTypeMeta(list);
@@ -91,7 +102,11 @@ export class ListWatch<T extends KubeObject = KubeObject> implements ListerWatch
       signal,
       ...(as ? { accept: `${PARTIAL_OBJECT_METADATA_ACCEPT},application/json` } : {}),
     });
-    return new DecodingWatchStream<T>(lines, as);
+    return new DecodingWatchStream<T>(
+      lines,
+      as,
+      this.dropManagedFields ? parseWatchEventWithoutManagedFields : JSON.parse,
+    );
   }
 
   private effective(options: ListOptions): ListOptions {
@@ -163,11 +178,14 @@ export function decodeErrorStatus(detail: string): KubeStatus {
   };
 }
 
-/** Parses one watch line; returns an error description instead of throwing. */
-export function decodeWatchLine<T extends KubeObject>(line: string): WatchEvent<T> | { error: string } {
+/** Parses one watch line (with parse, default JSON.parse); returns an error description instead of throwing. */
+export function decodeWatchLine<T extends KubeObject>(
+  line: string,
+  parse: (text: string) => unknown = JSON.parse,
+): WatchEvent<T> | { error: string } {
   let v: unknown;
   try {
-    v = JSON.parse(line);
+    v = parse(line);
   } catch {
     // Neither the line nor the parser's message (which quotes it) goes into the error: a watch line is an
     // object, a Secret's data included, and the error travels on to the view, /api/view and recordings.
@@ -194,7 +212,8 @@ function nameAs<T extends KubeObject>(obj: T, gvk: GroupVersionKind): T {
 class DecodingWatchStream<T extends KubeObject> implements WatchStream<T> {
   constructor(
     private readonly lines: LineStream,
-    private readonly as?: GroupVersionKind,
+    private readonly as: GroupVersionKind | undefined,
+    private readonly parse: (text: string) => unknown,
   ) {}
 
   stop(): void {
@@ -204,7 +223,7 @@ class DecodingWatchStream<T extends KubeObject> implements WatchStream<T> {
   async *[Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
     try {
       for await (const line of this.lines) {
-        const ev = decodeWatchLine<T>(line);
+        const ev = decodeWatchLine<T>(line, this.parse);
         if ('error' in ev) {
           yield { type: 'ERROR', object: decodeErrorStatus(ev.error) };
           return;

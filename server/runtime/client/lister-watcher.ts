@@ -29,6 +29,25 @@ export interface ListerWatcher<T extends KubeObject = KubeObject> {
    * (fakes, recordings) never gets a WatchList request by default. Absent means supported.
    */
   isWatchListSemanticsUnSupported?(): boolean;
+  /**
+   * A lister-watcher over the same resource that may decode less, as the hint allows (no upstream counterpart:
+   * client-go decodes into typed structs and drops managedFields afterwards). Absent means it decodes everything.
+   */
+  withDecodeHint?(hint: DecodeHint): ListerWatcher<T>;
+}
+
+/** What a decoder may leave out because the informer would drop it before storing the object. */
+export interface DecodeHint {
+  /** metadata.managedFields of each object (the informer's transform strips them first). */
+  dropManagedFields?: boolean;
+}
+
+/** lw narrowed by the hint when it supports decode hints, else lw itself. */
+export function withDecodeHint<T extends KubeObject>(
+  lw: ListerWatcher<T>,
+  hint: DecodeHint | undefined,
+): ListerWatcher<T> {
+  return hint && typeof lw.withDecodeHint === 'function' ? lw.withDecodeHint(hint) : lw;
 }
 
 /** True only when lw declares it cannot serve WatchList requests. */
