@@ -119,3 +119,52 @@ export function listedAll(caption: string, keys: number): string {
     return n >= ${keys};
   })()`;
 }
+
+export interface SwitchTiming {
+  /** From the click's input event to the animation frame after the new panel is in the DOM and visible. */
+  paintMs: number;
+  /** Long tasks from the click until `settleMs` after that frame (its charts mounting in the background too). */
+  longTasks: LongTask[];
+}
+
+/**
+ * Arms a switch to `panel`: the next click on the page starts the clock (its event timestamp, so time the
+ * input waited behind a busy main thread counts); the promise `switchDone` resolves once the panel has
+ * painted and `settleMs` have passed. The click itself is the bench's, through the real navigation.
+ */
+export function armSwitch(panel: string, settleMs: number, timeoutMs: number): string {
+  return `(() => {
+    const b = window.__bench;
+    const sel = ${JSON.stringify(`[data-testid="panel-${panel}"]`)};
+    b.switchDone = new Promise((ok, fail) => {
+      let t0 = -1;
+      let seen = false;
+      const visible = () => {
+        const el = document.querySelector(sel);
+        return !!el && el.checkVisibility();
+      };
+      const check = () => {
+        if (seen || t0 < 0 || !visible()) return;
+        seen = true;
+        mo.disconnect();
+        requestAnimationFrame(() => {
+          const paintMs = performance.now() - t0;
+          setTimeout(() => {
+            clearTimeout(timer);
+            const end = t0 + paintMs + ${settleMs};
+            ok({ paintMs, longTasks: b.longTasks.filter((t) => t.start + t.duration >= t0 && t.start <= end) });
+          }, ${settleMs});
+        });
+      };
+      const mo = new MutationObserver(check);
+      document.addEventListener('click', (e) => {
+        t0 = e.timeStamp;
+        mo.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['style', 'class'] });
+        check();
+      }, { capture: true, once: true });
+      const timer = setTimeout(() => { mo.disconnect(); fail(new Error('panel ${panel} did not show within ${timeoutMs} ms')); }, ${timeoutMs});
+    });
+  })()`;
+}
+
+export const SWITCH_DONE = 'window.__bench.switchDone';

@@ -15,7 +15,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { ensureControlPlaneAssets } from './control-plane-assets';
-import { BROWSER_FULL, BROWSER_QUICK, benchBrowser, browserLines, type BrowserFigures } from './browser';
+import { BROWSER_FULL, BROWSER_QUICK, benchBrowser, type BrowserFigures } from './browser';
+import { browserLines, browserTargets } from './browser-targets';
 import { benchGoBridge } from './go-bridge';
 import { buildGoPeer, goVersion, runGoPeer } from './go-peer';
 import { canMeasureHeap, type Figure } from './harness';
@@ -274,7 +275,10 @@ async function main(): Promise<void> {
     reconcileLatency: { ran: withLatency, value: latency },
     scale: { ran: withScale, value: scale },
     watchDelivery: { ran: withSandbox, value: delivery },
-    browser: { ran: withBrowser, value: browserFigures ?? browser },
+    browser: {
+      ran: withBrowser,
+      value: browserFigures ? { ...browserFigures, targets: browserTargets(browserFigures) } : browser,
+    },
   };
   // A run of some parts (--only) keeps the other parts' figures from the run before, each with its date.
   const file = `${resultsDir}latest.json`;
