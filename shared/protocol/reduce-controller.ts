@@ -149,13 +149,15 @@ function absorb(d: Draft, k: KeyView, cause: EnqueueCause): void {
 }
 
 export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void {
-  const c = controllerOf(d, ev.queue, ev.ts);
+  // Read once: ts is a double, and every read of it from an event (a megamorphic load) boxes a new copy.
+  const ts = ev.ts;
+  const c = controllerOf(d, ev.queue, ts);
   if (ev.kind === 'queue.shutdown') {
     c.shutDown = true;
     return;
   }
   if (ev.kind !== 'queue.forget') c.depth = ev.depth;
-  const k = keyOf(d, c, ev.key, ev.ts);
+  const k = keyOf(d, c, ev.key, ts);
   switch (ev.kind) {
     case 'queue.add': {
       c.adds++;
@@ -168,14 +170,13 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       if (!ev.queued && !ev.matured) c.dedupedAdds++;
       if (ev.dirtyWhileProcessing) {
         k.dirty = true;
-        setState(k, 'processing', ev.ts);
-      } else setState(k, 'ready', ev.ts);
+        setState(k, 'processing', ts);
+      } else setState(k, 'ready', ts);
       // A cancelled delay will not fire, and a matured one has fired (both queues keep one delay per key):
       // left in place, done() would park the key in 'waiting' for nothing. Matured is said rather than
       // inferred from ts, because a Go process's readyAt has sub-millisecond precision and its ts does not.
-      if (k.nextRetryAt !== undefined && (ev.delayCancelled || ev.matured || k.nextRetryAt <= ev.ts))
-        delete k.nextRetryAt;
-      point(d, c, ev.ts).adds++;
+      if (k.nextRetryAt !== undefined && (ev.delayCancelled || ev.matured || k.nextRetryAt <= ts)) delete k.nextRetryAt;
+      point(d, c, ts).adds++;
       break;
     }
     case 'queue.addAfter': {
@@ -183,14 +184,14 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       absorb(d, k, ev.cause);
       k.nextRetryAt = ev.readyAt;
       if (ev.requeues !== undefined) k.requeues = ev.requeues;
-      if (k.state === 'idle') setState(k, 'waiting', ev.ts);
+      if (k.state === 'idle') setState(k, 'waiting', ts);
       if (RETRY_CAUSES.has(ev.cause.type)) {
         c.retries++;
-        point(d, c, ev.ts).retries++;
+        point(d, c, ts).retries++;
         if (k.backoff === undefined) k.backoff = d.made([]);
         d.ring(k, 'backoff', d.view.limits.maxReconcilesPerKey).push({
           seq: ev.seq,
-          ts: ev.ts,
+          ts: ts,
           requeues: ev.requeues ?? k.requeues,
           delayMs: ev.delayMs,
           readyAt: ev.readyAt,
@@ -202,19 +203,19 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
     }
     case 'queue.get': {
       k.dirty = false;
-      setState(k, 'processing', ev.ts);
-      if (k.nextRetryAt !== undefined && k.nextRetryAt <= ev.ts) delete k.nextRetryAt;
+      setState(k, 'processing', ts);
+      if (k.nextRetryAt !== undefined && k.nextRetryAt <= ts) delete k.nextRetryAt;
       break;
     }
     case 'queue.done': {
       k.dirty = false;
-      if (ev.requeued) setState(k, 'ready', ev.ts);
-      else if (k.nextRetryAt !== undefined && k.nextRetryAt > ev.ts) setState(k, 'waiting', ev.ts);
-      else setState(k, 'idle', ev.ts);
+      if (ev.requeued) setState(k, 'ready', ts);
+      else if (k.nextRetryAt !== undefined && k.nextRetryAt > ts) setState(k, 'waiting', ts);
+      else setState(k, 'idle', ts);
       break;
     }
     case 'queue.forget': {
-      if (k.requeues > 0 || k.backoff?.length) k.backoffResetAt = ev.ts;
+      if (k.requeues > 0 || k.backoff?.length) k.backoffResetAt = ts;
       k.requeues = 0;
       return;
     }
@@ -222,7 +223,7 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
       unhandled(ev);
       return;
   }
-  const p = point(d, c, ev.ts);
+  const p = point(d, c, ts);
   p.ready = c.depth.ready;
   p.waiting = c.depth.waiting;
   p.processing = c.depth.processing;

@@ -116,12 +116,14 @@ function ownEntry<T extends ReflectorSessionEntry['type']>(
 }
 
 export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
-  const inf = informerOf(d, ev.informer, ev.ts);
+  // Read once: ts is a double, and every read of it from an event (a megamorphic load) boxes a new copy.
+  const ts = ev.ts;
+  const inf = informerOf(d, ev.informer, ts);
   const cap = d.view.limits.maxSessionHistory;
   switch (ev.kind) {
     case 'reflector.state': {
       inf.state = ev.to;
-      inf.stateSince = ev.ts;
+      inf.stateSince = ts;
       inf.stateReason = ev.reason;
       if (isReflectorTransition(ev.from, ev.to))
         d.child(d.child(inf, 'counters'), 'transitions')[transitionId(ev.from, ev.to)]++;
@@ -138,7 +140,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
         d.made({
           type: 'list',
           seq: ev.seq,
-          beginTs: ev.ts,
+          beginTs: ts,
           resourceVersion: ev.resourceVersion,
           relist: ev.relist,
           cause: ev.cause,
@@ -155,7 +157,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
           d.made({
             type: 'list',
             seq: ev.seq,
-            beginTs: ev.ts - ev.durationMs,
+            beginTs: ts - ev.durationMs,
             resourceVersion: ev.resourceVersion,
             relist: ev.relist,
             cause: '',
@@ -164,7 +166,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
         i = h.length - 1;
       }
       const e = ownEntry<'list'>(d, h, i);
-      e.endTs = ev.ts;
+      e.endTs = ts;
       e.items = ev.items;
       e.pages = ev.pages;
       e.durationMs = ev.durationMs;
@@ -193,7 +195,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
         d.made({
           type: 'watch',
           seq: ev.seq,
-          startTs: ev.ts,
+          startTs: ts,
           resourceVersion: ev.resourceVersion,
           timeoutSeconds: ev.timeoutSeconds,
           events: 0,
@@ -208,7 +210,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       inf.lastResourceVersion = ev.resourceVersion || inf.lastResourceVersion;
       if (i < 0) return;
       const e = ownEntry<'watch'>(d, h, i);
-      e.endTs = ev.ts;
+      e.endTs = ts;
       e.reason = ev.reason;
       e.events = ev.events;
       if (ev.error) e.error = ev.error;
@@ -223,7 +225,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     }
     case 'reflector.event': {
       d.child(inf, 'counters').watchEvents++;
-      point(d, inf, ev.ts).watchEvents++;
+      point(d, inf, ts).watchEvents++;
       if (ev.ref.resourceVersion) inf.lastResourceVersion = ev.ref.resourceVersion;
       const h = d.child(inf, 'history');
       const i = openEntry(h, 'watch');
@@ -245,7 +247,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     case 'reflector.error': {
       const c = d.child(inf, 'counters');
       c.errors++;
-      inf.lastError = { ts: ev.ts, code: ev.code, reason: ev.reason, message: ev.message };
+      inf.lastError = { ts: ts, code: ev.code, reason: ev.reason, message: ev.message };
       const h = d.ring(inf, 'history', cap);
       if (ev.code === 410) {
         // One 410 is often reported twice (the error and the watch ending "expired"): count it once.
@@ -257,7 +259,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
           c.expired++;
         } else if (!we) c.expired++;
       }
-      h.push(d.made({ type: 'error', seq: ev.seq, ts: ev.ts, code: ev.code, reason: ev.reason, message: ev.message }));
+      h.push(d.made({ type: 'error', seq: ev.seq, ts: ts, code: ev.code, reason: ev.reason, message: ev.message }));
       notable(d, ev, 'error', `${ev.informer}: ${ev.code || 'transport'} ${ev.reason}: ${ev.message}`, {
         informer: ev.informer,
       });
@@ -265,9 +267,9 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     }
     case 'reflector.backoff': {
       d.child(inf, 'counters').backoffs++;
-      inf.backoffUntil = ev.ts + ev.delayMs;
+      inf.backoffUntil = ts + ev.delayMs;
       d.ring(inf, 'history', cap).push(
-        d.made({ type: 'backoff', seq: ev.seq, ts: ev.ts, delayMs: ev.delayMs, until: ev.ts + ev.delayMs }),
+        d.made({ type: 'backoff', seq: ev.seq, ts: ts, delayMs: ev.delayMs, until: ts + ev.delayMs }),
       );
       return;
     }
@@ -280,7 +282,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       countIn(d.child(c, 'deltas'), ev.delta);
       if (ev.tombstone) c.tombstones++;
       inf.fifoLength = ev.queueLength;
-      const p = point(d, inf, ev.ts);
+      const p = point(d, inf, ts);
       p.deltas++;
       p.fifoLength = ev.queueLength;
       const pending = d.childRecord(inf, 'pending');
@@ -296,7 +298,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
         ref: ev.ref,
         count: ev.pendingForKey,
         types,
-        since: prev?.since ?? ev.ts,
+        since: prev?.since ?? ts,
       };
       if (ev.tombstone || prev?.tombstone) entry.tombstone = true;
       pending[ev.key] = entry;
@@ -307,7 +309,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       c.pops++;
       if (ev.error) c.popErrors++;
       inf.fifoLength = ev.queueLength;
-      const p = point(d, inf, ev.ts);
+      const p = point(d, inf, ts);
       p.pops++;
       p.fifoLength = ev.queueLength;
       if (ev.requeued) return;
@@ -321,7 +323,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     case 'indexer.replace': {
       d.child(inf, 'counters').indexerOps++;
       inf.storeSize = ev.size;
-      point(d, inf, ev.ts).storeSize = ev.size;
+      point(d, inf, ts).storeSize = ev.size;
       return;
     }
     case 'informer.notify': {
@@ -331,7 +333,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     }
     case 'informer.synced': {
       inf.synced = true;
-      inf.syncedAt = ev.ts;
+      inf.syncedAt = ts;
       inf.syncDurationMs = ev.durationMs;
       inf.syncedItems = ev.items;
       notable(d, ev, 'info', `${ev.informer}: synced ${ev.items} objects in ${ev.durationMs} ms`, {

@@ -137,10 +137,12 @@ function describe(err: unknown): string {
 }
 
 function apply(d: Draft, ev: StampedEvent): void {
+  // Read once: ts is a double, and every read of it from an event (a megamorphic load) boxes a new copy.
+  const ts = ev.ts;
   const v = d.view;
   v.lastSeq = ev.seq;
-  v.lastTs = Math.max(v.lastTs, ev.ts);
-  if (v.firstTs === 0) v.firstTs = ev.ts;
+  v.lastTs = Math.max(v.lastTs, ts);
+  if (v.firstTs === 0) v.firstTs = ts;
   v.eventCount++;
   d.log(ev);
   // The block lists are checked against the event unions at compile time (reduce-exhaustive.ts).
