@@ -76,6 +76,9 @@ class ReferenceStore {
   versions(id: string): ObjectVersion[] {
     return this.entries.get(id)?.versions ?? [];
   }
+  clear(): void {
+    this.entries.clear();
+  }
 }
 
 describe('ObjectVersionStore, against the reference', () => {
@@ -85,10 +88,11 @@ describe('ObjectVersionStore, against the reference', () => {
       rv: fc.integer({ min: 1, max: 6 }),
       phase: fc.constantFrom('Pending', 'Running'),
       deleted: fc.boolean(),
+      clear: fc.integer({ min: 0, max: 40 }).map((n) => n === 0),
     });
     fc.assert(
       fc.property(
-        fc.array(op, { maxLength: 60 }),
+        fc.array(op, { maxLength: 120 }),
         fc.integer({ min: 1, max: 4 }),
         fc.integer({ min: 1, max: 4 }),
         (ops, maxObjects, maxVersions) => {
@@ -96,6 +100,10 @@ describe('ObjectVersionStore, against the reference', () => {
           const ref = new ReferenceStore(maxObjects, maxVersions);
           const handedOut: { id: string; versions: ObjectVersion[]; copy: string }[] = [];
           ops.forEach((o, ts) => {
+            if (o.clear) {
+              s.clear();
+              ref.clear();
+            }
             const obj = o.deleted ? null : pod(String(o.rv), o.phase);
             s.record(o.id, obj, ts, String(o.rv));
             ref.record(o.id, obj, ts, String(o.rv));

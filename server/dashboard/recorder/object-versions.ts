@@ -68,11 +68,23 @@ export class ObjectVersionStore {
     this.entries.set(id, e);
   }
 
+  /**
+   * The least recently changed id is the first live one in the Map's order. A fresh keys() iterator would
+   * step over every entry deleted at the front since the Map last compacted (one per object dropped or
+   * moved last), which made each drop scan hundreds of holes; this one iterator stays past them. Everything
+   * behind it has been dropped or moved last, so what it answers next is the oldest entry.
+   */
+  private oldest: Iterator<string> | undefined;
+
   private dropOldest(): void {
-    for (const oldest of this.entries.keys()) {
-      this.entries.delete(oldest);
+    this.oldest ??= this.entries.keys();
+    const next = this.oldest.next();
+    if (next.done) {
+      // Not reached while entries remain (size > maxObjects ≥ 1); kept so a broken iterator cannot stick.
+      this.oldest = undefined;
       return;
     }
+    this.entries.delete(next.value);
   }
 
   /** The versions of id, oldest first: a copy the caller may keep. */
@@ -82,5 +94,6 @@ export class ObjectVersionStore {
 
   clear(): void {
     this.entries.clear();
+    this.oldest = undefined;
   }
 }
