@@ -26,11 +26,12 @@ const CLOSE_BRACE = 0x7d;
 const MAX_DEPTH = 128;
 
 /**
- * What replaces a cut array: a negative integer drawn once per process. The API server only ever sends an array
- * (or nothing) as metadata.managedFields, and no server can guess this value, so finding it there after the parse
+ * What replaces a cut array: a negative integer drawn once per process, between -2^30 and -2^29 (never a small
+ * number a buggy server might send, and still a small integer for V8). The API server only ever sends an array (or
+ * nothing) as metadata.managedFields, and no server can guess this value, so finding it there after the parse
  * proves the cut made it.
  */
-const SENTINEL = -(1 + Math.floor(Math.random() * 0x3fff_fffe));
+const SENTINEL = -(0x2000_0000 + Math.floor(Math.random() * 0x1fff_ffff));
 const SENTINEL_TEXT = String(SENTINEL);
 
 const stack = new Uint8Array(MAX_DEPTH);
