@@ -55,7 +55,7 @@ export type {
 
 // client-go rest/clientcmd + controller-runtime pkg/client, pkg/client/config, pkg/client/apiutil
 export { RestConfig, getConfig, getConfigOrDie, ConfigError, type GetConfigOptions } from './client/config';
-export type { ListerWatcher, ListOptions, WatchStream } from './client/lister-watcher';
+export type { DecodeHint, ListerWatcher, ListOptions, WatchStream } from './client/lister-watcher';
 export { newListWatchFromClient, newListWatchForGVK, ListWatch } from './client/list-watch';
 export { HttpClient } from './client/http';
 export { RestClient, newRestClient, newAPIReader } from './client/rest-client';

@@ -57,7 +57,7 @@ const TOP_VALUES = words(`
 const TOP_TYPES = words(`
   Breakpoint BuilderControllerOptions BuilderManager ByObject CacheOptions CacheRunnable CachedClientOptions ChannelOptions
   Checker ChildContext Client ClientCacheOptions ClientListOptions Clock Condition ConditionStatus ControllerConfig ControllerMetrics ControllerOptions
-  ControllerQueue CreateEvent DeleteEvent EnqueueRequestForOwnerOptions EventHandler EventRecorder EventRecorderOptions EventType
+  ControllerQueue CreateEvent DecodeHint DeleteEvent EnqueueRequestForOwnerOptions EventHandler EventRecorder EventRecorderOptions EventType
   ForOptions GenericEvent GetConfigOptions GroupKind GroupVersionKind GroupVersionResource HandlerContext HandlerFuncs HealthProbeServerOptions
   HealthResponse IndexFunc Indexer Indexers InformerCacheOptions InformerSourceOptions InternStringsOptions KindCache KindDescriptor
   KindOptions KubeList KubeObject LabelSelector LeaderCallbacks LeaderElectionConfig LeaderElectionMetrics LeaderElectionOptions

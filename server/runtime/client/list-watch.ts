@@ -47,7 +47,6 @@ const EVENT_TYPES: ReadonlySet<string> = new Set<WatchEventType>(['ADDED', 'MODI
 export class ListWatch<T extends KubeObject = KubeObject> implements ListerWatcher<T> {
   private readonly http: HttpClient;
   private readonly path: string;
-
   private readonly dropManagedFields: boolean;
 
   constructor(private readonly opts: ListWatchFromClientOptions) {
