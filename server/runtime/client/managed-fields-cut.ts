@@ -1,6 +1,6 @@
 // Decoding that skips metadata.managedFields, for informers whose transform drops them anyway
-// (transformStripManagedFields). managedFields are a third to a half of a typical object's bytes and are made
-// of many tiny objects, so parsing and then collecting them is a large share of ingest. Here each
+// (transformStripManagedFields). managedFields are made of many tiny objects, so parsing and then collecting
+// them costs more than their share of the bytes (the bench's Pods: 10 % of the bytes, 17 % of our ingest CPU). Each
 // `"managedFields":[...]` array is cut out of the text before JSON.parse and a sentinel number put in its place;
 // after the parse, a cut is accepted only when the sentinel sits exactly at an object's metadata.managedFields.
 // Anything else (the key elsewhere in the object, a duplicate key, brackets that do not balance) falls back to
