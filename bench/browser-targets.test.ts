@@ -76,6 +76,17 @@ describe('browserTargets', () => {
     expect(t.get('browser: frames per second, every panel under load')).toMatchObject({ value: 59, met: true });
   });
 
+  it('judges the window back on a panel with the others kept like the panel windows', () => {
+    const memory = { heapBytes: 20e6, domNodes: 3000 };
+    const kept = { panel: 'overview', fps: 45, longTasks: 1, maxLongTaskMs: 130, alone: memory, after: memory };
+    const t = byWhat(figures({ kept }));
+    expect(t.get('browser: frames per second, every panel under load')).toMatchObject({ value: 45, met: false });
+    expect(t.get('browser: longest task on a panel under load')).toMatchObject({ value: 130, met: false });
+    expect(browserLines(figures({ kept })).join('\n')).toMatch(
+      /back on the overview after the switches\s+45\.0 fps \(≥ 50: NOT met\)/,
+    );
+  });
+
   it('judges a fps window below the goal and a first render over a second', () => {
     const t = byWhat(figures({ panels: [panel('overview', 42, 0)], firstRenderMs: 1200 }));
     expect(t.get('browser: frames per second, every panel under load')?.met).toBe(false);

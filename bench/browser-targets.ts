@@ -26,8 +26,9 @@ function judged(what: string, value: number | undefined, goal: string, ok: (v: n
 
 /** The browser targets of one run, each over every row it covers (the worst panel, search or click). */
 export function browserTargets(f: BrowserFigures): Target[] {
-  const windows = [...f.panels.map((p) => p.maxLongTaskMs), ...(f.indexer.idle ? [f.indexer.idle.maxLongTaskMs] : [])];
-  const fps = [...f.panels.map((p) => p.fps), ...(f.indexer.idle ? [f.indexer.idle.fps] : [])];
+  const rows = [...f.panels, ...(f.kept ? [f.kept] : []), ...(f.indexer.idle ? [f.indexer.idle] : [])];
+  const windows = rows.map((p) => p.maxLongTaskMs);
+  const fps = rows.map((p) => p.fps);
   const { fps: minFps, longTaskMs, firstRenderMs, searchMs, switchPaintMs } = TARGETS;
   return [
     judged('browser: frames per second, every panel under load', least(fps), `≥ ${minFps} fps`, (v) => v >= minFps),
@@ -89,6 +90,18 @@ function switchLines(switches: readonly SwitchFigure[]): string[] {
   });
 }
 
+const MB = (b: number): string => `${(b / 1024 / 1024).toFixed(1)} MB`;
+
+function keptLines(k: NonNullable<BrowserFigures['kept']>): string[] {
+  return [
+    `  back on the ${k.panel} after the switches ${k.fps.toFixed(1).padStart(5)} fps (≥ ${TARGETS.fps}: ${verdict(k.fps >= TARGETS.fps)}) · ` +
+      `${String(k.longTasks).padStart(3)} long tasks, longest ${k.maxLongTaskMs.toFixed(0).padStart(4)} ms ` +
+      `(≤ ${TARGETS.longTaskMs}: ${verdict(k.maxLongTaskMs <= TARGETS.longTaskMs)})`,
+    `  page memory after a collection: JS heap ${MB(k.alone.heapBytes)} with the ${k.panel} alone, ` +
+      `${MB(k.after.heapBytes)} after the switches · DOM nodes ${fmtCount(k.alone.domNodes)} → ${fmtCount(k.after.domNodes)}`,
+  ];
+}
+
 export function browserLines(f: BrowserFigures | string): string[] {
   if (typeof f === 'string') return [f];
   const s = f.shape;
@@ -115,6 +128,7 @@ export function browserLines(f: BrowserFigures | string): string[] {
           ...switchLines(f.switches),
         ]
       : []),
+    ...(f.kept ? keptLines(f.kept) : []),
     '',
     `  Indexer, ${fmtCount(f.indexer.keys)} keys: ` +
       (f.indexer.listMs !== undefined

@@ -75,6 +75,12 @@ export interface SwitchFigure {
   longestMs: number;
 }
 
+/** The page's JavaScript heap after a collection, and its DOM nodes. */
+export interface PageMemory {
+  heapBytes: number;
+  domNodes: number;
+}
+
 export interface SearchFigure {
   query: string;
   matches: number;
@@ -95,6 +101,11 @@ export interface BrowserFigures {
   panels: PanelFrameFigure[];
   /** Clicks between the panels under the same load, every panel visited before (its window). */
   switches: SwitchFigure[];
+  /**
+   * The first panel's window again after the switches, every other panel opened before (kept, hidden): its
+   * frames and long tasks, and the page's memory then against the memory with that panel alone.
+   */
+  kept?: { panel: string; fps: number; longTasks: number; maxLongTaskMs: number; alone: PageMemory; after: PageMemory };
   indexer: {
     keys: number;
     listMs?: number;
@@ -169,6 +180,15 @@ async function underLoad(browser: Browser, shape: BrowserShape, url: string, log
     firstRenderMs: Math.round(x.first),
     scriptLoadedMs: Math.round(x.script),
   }));
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const settled = async (): Promise<PageMemory> => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const m = (name: string): number => metrics.find((x) => x.name === name)?.value ?? Number.NaN;
+    return { heapBytes: m('JSHeapUsedSize'), domNodes: m('Nodes') };
+  };
+  const alone = await settled();
   const panels: PanelFrameFigure[] = [];
   for (const panel of PANELS) {
     const before = (await page.evaluate('window.__bench.longTasks.length')) as number;
@@ -191,8 +211,21 @@ async function underLoad(browser: Browser, shape: BrowserShape, url: string, log
     });
   }
   const switches = await clickThrough(page, shape.switchRounds);
+  // Back on the first panel with the others opened before: what they cost while not shown.
+  const first = PANELS[0];
+  if (switches.at(-1)?.to !== first) await page.click(`[data-testid="nav-${first}"]`);
+  await page.waitForTimeout(1500);
+  const w = (await page.evaluate(frameWindow(shape.windowMs))) as FrameWindow;
+  const kept = {
+    panel: first,
+    fps: w.frames / (w.ms / 1000),
+    longTasks: w.longTasks.length,
+    maxLongTaskMs: Math.max(0, ...w.longTasks.map((t) => t.duration)),
+    alone,
+    after: await settled(),
+  };
   await page.close();
-  return { firstRenderMs, firstRenderLoads, scriptLoadedMs, panels, switches };
+  return { firstRenderMs, firstRenderLoads, scriptLoadedMs, panels, switches, kept };
 }
 
 /** After a switch, how long its long tasks are collected (the charts mount from a transition after the paint). */
