@@ -27,6 +27,7 @@ import { Controller } from './panels/controller/Controller';
 import { DeltaFifo } from './panels/delta-fifo/DeltaFifo';
 import { Faults } from './panels/faults/Faults';
 import { Indexer } from './panels/indexer/Indexer';
+import { KeptPanels } from './panels/KeptPanels';
 import { Learn } from './panels/learn/Learn';
 import { Overview } from './panels/overview/Overview';
 import { Reflector } from './panels/reflector/Reflector';
@@ -268,7 +269,7 @@ export function App({ serverHash }: { serverHash?: string }) {
   }, [at, view, panelNow]);
   return (
     <Shell state={state} route={route} now={now} theme={theme} onHelp={() => setHelp(true)}>
-      {panel}
+      <KeptPanels id={route.panel} panel={panel} />
       {help && <ShortcutSheet table={SHORTCUTS} onClose={() => setHelp(false)} />}
     </Shell>
   );
