@@ -1,7 +1,9 @@
 // Objects of the size and shape a real cluster serves, generated deterministically so every peer gets the same
-// bytes: Pods of 3–8 KB (labels, annotations, an owner reference, two containers with env and resources,
-// status with conditions and container statuses, managedFields) and a custom resource of similar weight.
+// bytes: Pods of 5.6–8 KB (labels, annotations, an owner reference, an app container and in one Pod of three a
+// sidecar, with env, resources and the API server's defaults, status with conditions and container statuses,
+// and the managedFields kube-apiserver records for them, about 45 % of the bytes) and a custom resource.
 
+import { managedFieldsEntry, sectionFields } from './managed-fields';
 import { prng } from '../shared/prng';
 
 type Json = Record<string, unknown>;
@@ -12,63 +14,74 @@ const uid = (rnd: () => number): string =>
   `${hex(rnd, 8)}-${hex(rnd, 4)}-${hex(rnd, 4)}-${hex(rnd, 4)}-${hex(rnd, 12)}`;
 const TS = '2026-11-30T10:00:00Z';
 
-function managedFields(rnd: () => number): Json[] {
-  const fields = (n: number, prefix: string): Json =>
-    Object.fromEntries(Array.from({ length: n }, (_, i) => [`f:${prefix}${i}`, {}]));
-  return [
-    {
-      manager: 'kube-controller-manager',
-      operation: 'Update',
-      apiVersion: 'v1',
-      time: TS,
-      fieldsType: 'FieldsV1',
-      fieldsV1: {
-        'f:metadata': { 'f:labels': fields(4, 'l'), 'f:ownerReferences': {} },
-        'f:spec': fields(6 + Math.floor(rnd() * 6), 's'),
-      },
-    },
-    {
-      manager: 'kubelet',
-      operation: 'Update',
-      apiVersion: 'v1',
-      time: TS,
-      fieldsType: 'FieldsV1',
-      subresource: 'status',
-      fieldsV1: { 'f:status': { 'f:conditions': fields(4, 'c'), 'f:containerStatuses': {}, 'f:podIP': {} } },
-    },
-  ];
-}
-
 function container(rnd: () => number, name: string, envs: number): Json {
   return {
     name,
     image: `registry.example.com/team/${name}:v1.${Math.floor(rnd() * 40)}.${Math.floor(rnd() * 10)}`,
     ports: [{ name: 'http', containerPort: 8080, protocol: 'TCP' }],
-    env: Array.from({ length: envs }, (_, i) => ({
-      name: `SETTING_${i}_${hex(rnd, 4).toUpperCase()}`,
-      value: hex(rnd, 8 + Math.floor(rnd() * 24)),
-    })),
+    // The API server leaves an empty list out.
+    ...(envs
+      ? {
+          env: Array.from({ length: envs }, (_, i) => ({
+            name: `SETTING_${i}_${hex(rnd, 4).toUpperCase()}`,
+            value: hex(rnd, 8 + Math.floor(rnd() * 24)),
+          })),
+        }
+      : {}),
     resources: { requests: { cpu: '100m', memory: '128Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
     volumeMounts: [
       { name: 'kube-api-access', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true },
     ],
-    livenessProbe: { httpGet: { path: '/healthz', port: 8080 }, periodSeconds: 10 },
+    livenessProbe: {
+      httpGet: { path: '/healthz', port: 8080, scheme: 'HTTP' },
+      periodSeconds: 10,
+      timeoutSeconds: 1,
+      successThreshold: 1,
+      failureThreshold: 3,
+    },
     terminationMessagePath: '/dev/termination-log',
     terminationMessagePolicy: 'File',
     imagePullPolicy: 'IfNotPresent',
   };
 }
 
-/** managedFields draw from a generator of their own, so an object without them equals one with them dropped. */
-const fieldsRnd = (seed: number, i: number): (() => number) => prng(seed * 7_919 + i + 1_000_000_007);
-
-/** Pod i of a cluster; withManagedFields false drops them (as a transform would). Sizes spread over 3–8 KB. */
+/**
+ * Pod i of a cluster, with the managedFields kube-apiserver records when the ReplicaSet controller creates it
+ * and the kubelet writes its status (test/bench/realistic-pods.envtest.test.ts compares them with the real
+ * server's); withManagedFields false drops them, as a transform would.
+ */
 export function realisticPod(i: number, resourceVersion: number, withManagedFields = true, seed = 1): Json {
+  const pod = podWithoutManagedFields(i, resourceVersion, seed);
+  if (!withManagedFields) return pod;
+  const md = pod['metadata'] as Json;
+  const { generateName, labels, annotations, ownerReferences } = md;
+  // The API server sets qosClass on create; the kubelet writes the rest of status.
+  const { qosClass: _set, ...kubeletStatus } = pod['status'] as Json;
+  // The ReplicaSet controller created it (its template's fields, defaults included); the kubelet writes status.
+  return withEntries(pod, [
+    managedFieldsEntry(
+      'kube-controller-manager',
+      'v1',
+      TS,
+      sectionFields({ metadata: { generateName, labels, annotations, ownerReferences }, spec: pod['spec'] }),
+    ),
+    managedFieldsEntry('kubelet', 'v1', TS, sectionFields({ status: kubeletStatus }), 'status'),
+  ]);
+}
+
+/** The object with managedFields last in its metadata, where the API server puts them. */
+function withEntries(obj: Json, managedFields: Json[]): Json {
+  return { ...obj, metadata: { ...(obj['metadata'] as Json), managedFields } };
+}
+
+function podWithoutManagedFields(i: number, resourceVersion: number, seed: number): Json {
   const rnd = prng(seed * 1_000_003 + i);
   const ns = `team-${i % 20}`;
   const app = `svc-${i % 250}`;
   const rs = `${app}-${hex(rnd, 10)}`;
-  const envs = Math.floor(rnd() * 44);
+  const envs = Math.floor(rnd() * 5);
+  // One Pod in three runs a sidecar next to its app.
+  const sidecar = i % 3 === 0;
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -101,26 +114,34 @@ export function realisticPod(i: number, resourceVersion: number, withManagedFiel
           blockOwnerDeletion: true,
         },
       ],
-      ...(withManagedFields ? { managedFields: managedFields(fieldsRnd(seed, i)) } : {}),
     },
     spec: {
-      containers: [container(rnd, 'app', envs), container(rnd, 'sidecar', Math.floor(envs / 3))],
+      containers: sidecar
+        ? [container(rnd, 'app', envs), container(rnd, 'sidecar', Math.floor(envs / 4))]
+        : [container(rnd, 'app', envs)],
       volumes: [
         {
           name: 'kube-api-access',
-          projected: { sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }] },
+          projected: {
+            sources: [{ serviceAccountToken: { expirationSeconds: 3607, path: 'token' } }],
+            defaultMode: 420,
+          },
         },
       ],
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: 30,
       dnsPolicy: 'ClusterFirst',
       serviceAccountName: 'default',
+      serviceAccount: 'default',
+      securityContext: {},
       nodeName: `node-${i % 50}`,
       schedulerName: 'default-scheduler',
       tolerations: [
         { key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
+        { key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 },
       ],
       priority: 0,
+      preemptionPolicy: 'PreemptLowerPriority',
       enableServiceLinks: true,
     },
     status: {
@@ -135,9 +156,10 @@ export function realisticPod(i: number, resourceVersion: number, withManagedFiel
       ),
       hostIP: `10.0.${i % 50}.1`,
       podIP: `10.244.${(i >> 8) % 256}.${i % 256}`,
+      podIPs: [{ ip: `10.244.${(i >> 8) % 256}.${i % 256}` }],
       startTime: TS,
       qosClass: 'Burstable',
-      containerStatuses: ['app', 'sidecar'].map((name) => ({
+      containerStatuses: (sidecar ? ['app', 'sidecar'] : ['app']).map((name) => ({
         name,
         ready: true,
         restartCount: Math.floor(rnd() * 3),
@@ -153,6 +175,28 @@ export function realisticPod(i: number, resourceVersion: number, withManagedFiel
 
 /** A custom resource of similar weight: spec with nested lists, status with conditions. */
 export function realisticWidget(i: number, resourceVersion: number, withManagedFields = true, seed = 2): Json {
+  const widget = widgetWithoutManagedFields(i, resourceVersion, seed);
+  if (!withManagedFields) return widget;
+  const { labels, annotations } = widget['metadata'] as Json;
+  // A user applied it (kubectl's client-side apply); its controller writes status.
+  return withEntries(widget, [
+    managedFieldsEntry(
+      'kubectl-client-side-apply',
+      'example.com/v1',
+      TS,
+      sectionFields({ metadata: { labels, annotations }, spec: widget['spec'] }),
+    ),
+    managedFieldsEntry(
+      'widget-controller',
+      'example.com/v1',
+      TS,
+      sectionFields({ status: widget['status'] }),
+      'status',
+    ),
+  ]);
+}
+
+function widgetWithoutManagedFields(i: number, resourceVersion: number, seed: number): Json {
   const rnd = prng(seed * 1_000_003 + i);
   return {
     apiVersion: 'example.com/v1',
@@ -166,7 +210,6 @@ export function realisticWidget(i: number, resourceVersion: number, withManagedF
       creationTimestamp: TS,
       labels: { app: `svc-${i % 250}`, 'example.com/shard': String(i % 16) },
       annotations: { 'example.com/last-applied': hex(rnd, 200 + Math.floor(rnd() * 600)) },
-      ...(withManagedFields ? { managedFields: managedFields(fieldsRnd(seed, i)) } : {}),
     },
     spec: {
       replicas: 1 + (i % 5),
