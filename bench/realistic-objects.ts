@@ -13,6 +13,20 @@ const hex = (rnd: () => number, n: number): string =>
 const uid = (rnd: () => number): string =>
   `${hex(rnd, 8)}-${hex(rnd, 4)}-${hex(rnd, 4)}-${hex(rnd, 4)}-${hex(rnd, 12)}`;
 const TS = '2026-11-30T10:00:00Z';
+const T0 = Date.parse(TS);
+
+/** A time `s` seconds after TS, as the API server writes times. */
+const at = (s: number): string => new Date(T0 + s * 1000).toISOString().replace('.000Z', 'Z');
+
+/**
+ * When Pod i was created, started and became ready: Pods of a cluster were made at different times, so their
+ * timestamps differ as their names do (spread over a day; the kubelet starts containers 2 s and reports ready
+ * 6 s after creation).
+ */
+function podTimes(i: number): { created: string; started: string; ready: string } {
+  const s = (i * 7_919) % 86_400;
+  return { created: at(s), started: at(s + 2), ready: at(s + 6) };
+}
 
 function container(rnd: () => number, name: string, envs: number): Json {
   return {
@@ -57,15 +71,16 @@ export function realisticPod(i: number, resourceVersion: number, withManagedFiel
   const { generateName, labels, annotations, ownerReferences } = md;
   // The API server sets qosClass on create; the kubelet writes the rest of status.
   const { qosClass: _set, ...kubeletStatus } = pod['status'] as Json;
+  const times = podTimes(i);
   // The ReplicaSet controller created it (its template's fields, defaults included); the kubelet writes status.
   return withEntries(pod, [
     managedFieldsEntry(
       'kube-controller-manager',
       'v1',
-      TS,
+      times.created,
       sectionFields({ metadata: { generateName, labels, annotations, ownerReferences }, spec: pod['spec'] }),
     ),
-    managedFieldsEntry('kubelet', 'v1', TS, sectionFields({ status: kubeletStatus }), 'status'),
+    managedFieldsEntry('kubelet', 'v1', times.ready, sectionFields({ status: kubeletStatus }), 'status'),
   ]);
 }
 
@@ -76,6 +91,7 @@ function withEntries(obj: Json, managedFields: Json[]): Json {
 
 function podWithoutManagedFields(i: number, resourceVersion: number, seed: number): Json {
   const rnd = prng(seed * 1_000_003 + i);
+  const times = podTimes(i);
   const ns = `team-${i % 20}`;
   const app = `svc-${i % 250}`;
   const rs = `${app}-${hex(rnd, 10)}`;
@@ -91,7 +107,7 @@ function podWithoutManagedFields(i: number, resourceVersion: number, seed: numbe
       uid: uid(rnd),
       resourceVersion: String(resourceVersion),
       generateName: `${rs}-`,
-      creationTimestamp: TS,
+      creationTimestamp: times.created,
       labels: {
         app,
         'pod-template-hash': hex(rnd, 10),
@@ -146,18 +162,19 @@ function podWithoutManagedFields(i: number, resourceVersion: number, seed: numbe
     },
     status: {
       phase: 'Running',
-      conditions: ['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady', 'PodScheduled'].map(
-        (type) => ({
-          type,
-          status: 'True',
-          lastProbeTime: null,
-          lastTransitionTime: TS,
-        }),
-      ),
+      conditions: (
+        [
+          ['PodReadyToStartContainers', times.started],
+          ['Initialized', times.started],
+          ['Ready', times.ready],
+          ['ContainersReady', times.ready],
+          ['PodScheduled', times.created],
+        ] as const
+      ).map(([type, lastTransitionTime]) => ({ type, status: 'True', lastProbeTime: null, lastTransitionTime })),
       hostIP: `10.0.${i % 50}.1`,
       podIP: `10.244.${(i >> 8) % 256}.${i % 256}`,
       podIPs: [{ ip: `10.244.${(i >> 8) % 256}.${i % 256}` }],
-      startTime: TS,
+      startTime: times.created,
       qosClass: 'Burstable',
       containerStatuses: (sidecar ? ['app', 'sidecar'] : ['app']).map((name) => ({
         name,
@@ -167,7 +184,7 @@ function podWithoutManagedFields(i: number, resourceVersion: number, seed: numbe
         imageID: `registry.example.com/team/${name}@sha256:${hex(rnd, 64)}`,
         containerID: `containerd://${hex(rnd, 64)}`,
         started: true,
-        state: { running: { startedAt: TS } },
+        state: { running: { startedAt: times.started } },
       })),
     },
   };
