@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
-import { useEffect, useState } from 'react';
+import { useEffect, useLayoutEffect, useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { KeptPanels } from './KeptPanels';
 
@@ -59,6 +59,20 @@ describe('KeptPanels', () => {
     expect(counts.subscribed.get('overview')).toBe(1);
     expect(screen.getByTestId('seq-overview').textContent).toBe('seq 20');
     expect(counts.subscribed.get('indexer')).toBe(0);
+  });
+
+  it('shows a revisited panel first as it was left, then with the current view', () => {
+    const committed: number[] = [];
+    function Shown({ seq }: { seq: number }) {
+      useLayoutEffect(() => void committed.push(seq), [seq]);
+      return <div data-testid="panel-controller">seq {seq}</div>;
+    }
+    const { rerender } = render(<KeptPanels id="controller" panel={<Shown seq={1} />} />);
+    rerender(<KeptPanels id="overview" panel={<FakePanel id="overview" seq={2} />} />);
+    committed.length = 0;
+    rerender(<KeptPanels id="controller" panel={<Shown seq={3} />} />);
+    expect(committed).toEqual([1, 3]);
+    expect(screen.getByTestId('panel-controller').textContent).toBe('seq 3');
   });
 
   it('mounts a panel only once it is opened', () => {
