@@ -98,7 +98,7 @@ function keptLines(k: NonNullable<BrowserFigures['kept']>): string[] {
       `${String(k.longTasks).padStart(3)} long tasks, longest ${k.maxLongTaskMs.toFixed(0).padStart(4)} ms ` +
       `(≤ ${TARGETS.longTaskMs}: ${verdict(k.maxLongTaskMs <= TARGETS.longTaskMs)})`,
     `  page memory after a collection: JS heap ${MB(k.alone.heapBytes)} with the ${k.panel} alone, ` +
-      `${MB(k.after.heapBytes)} after the switches · DOM nodes ${fmtCount(k.alone.domNodes)} → ${fmtCount(k.after.domNodes)}`,
+      `${MB(k.after.heapBytes)} after the switches · elements in the page ${fmtCount(k.alone.domNodes)} → ${fmtCount(k.after.domNodes)}`,
   ];
 }
 
