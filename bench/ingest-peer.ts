@@ -3,6 +3,7 @@
 //   tsx --expose-gc bench/ingest-peer.ts PEER URL N M
 // PEER: ours (WatchList, the default), ours-list (LIST then WATCH), ours-strip (WatchList with the
 // strip-managedFields transform, which also skips parsing managedFields), ours-compact (WatchList, strip managedFields then intern repeated strings),
+// ours-lean (ours-compact, then share equal small subtrees across the cached objects),
 // client-node (its makeInformer), floor (JSON.parse of the same bytes into a Map, nothing else), and two rows
 // that split ours: transport (our HTTP client and watch decoding over the WatchList stream, events into a Map,
 // no informer) beside floor-lines (the floor's line parsing of that same WatchList stream).
@@ -15,6 +16,7 @@ import {
   NAMESPACE_INDEX,
   newSharedIndexInformer,
   transformInternStrings,
+  transformShareSubtrees,
   transformStripManagedFields,
   type TransformFunc,
 } from '../server/runtime/cache';
@@ -151,6 +153,10 @@ const RUNS: Record<string, Run> = {
   'ours-list': ours(false),
   'ours-strip': ours(true, transformStripManagedFields()),
   'ours-compact': ours(true, chainTransforms(transformStripManagedFields(), transformInternStrings())),
+  'ours-lean': ours(
+    true,
+    chainTransforms(transformStripManagedFields(), transformInternStrings(), transformShareSubtrees()),
+  ),
   'client-node': clientNode,
   floor,
   'floor-lines': floorLines,

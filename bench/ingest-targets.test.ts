@@ -80,4 +80,15 @@ describe('ingestTargets', () => {
       met: true,
     });
   });
+
+  it('judges retained heap on the lean cache (strip, intern and share subtrees) when it ran', () => {
+    const peers = new Map(
+      [fig('ours', 100, 2000), fig('ours-compact', 100, 1100), fig('ours-lean', 100, 800)].map((f) => [f.peer, f]),
+    );
+    expect(ingestTargets(peers, 1000, 'x').find((t) => t.what.includes('retained'))).toMatchObject({
+      what: 'x: retained heap per object (ours-lean)',
+      value: 800,
+      met: true,
+    });
+  });
 });

@@ -39,8 +39,9 @@ export function ingestTargets(
   label: string,
 ): Target[] {
   const ours = peers.get('ours');
-  // The leanest cache we offer: strip managedFields and intern repeated strings (both opt-in transforms).
-  const lean = peers.get('ours-compact') ?? peers.get('ours-strip') ?? ours;
+  // The leanest cache we offer: strip managedFields, intern repeated strings, share equal subtrees (opt-in
+  // transforms); then the leanest of those that ran.
+  const lean = peers.get('ours-lean') ?? peers.get('ours-compact') ?? peers.get('ours-strip') ?? ours;
   const retained = lean?.retainedBytesPerObject;
   const strip = peers.get('ours-strip');
   return [

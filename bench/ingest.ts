@@ -21,6 +21,7 @@ const NODE_PEERS = [
   'ours-list',
   'ours-strip',
   'ours-compact',
+  'ours-lean',
   'client-node',
 ] as const;
 
@@ -172,6 +173,7 @@ const LABELS: Record<string, string> = {
   'ours-list': 'ours (LIST + WATCH)',
   'ours-strip': 'ours (WatchList, strip managedFields)',
   'ours-compact': 'ours (WatchList, strip + intern strings)',
+  'ours-lean': 'ours (WatchList, strip + intern strings + share subtrees)',
   'client-node': '@kubernetes/client-node informer',
   'client-go': 'client-go SharedIndexInformer (JSON)',
   'client-go-protobuf': 'client-go SharedIndexInformer (protobuf)',

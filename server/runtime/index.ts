@@ -39,6 +39,7 @@ export { metaNamespaceKeyFunc, splitMetaNamespaceKey } from './cache/keys';
 export { newSharedIndexInformer, shutDownEventHandler, waitForCacheSync } from './cache/shared-informer';
 export { dropManagedFields, transformStripManagedFields } from './cache/transforms';
 export { transformInternStrings, type InternStringsOptions } from './cache/intern-strings';
+export { transformShareSubtrees, type ShareSubtreesOptions } from './cache/share-subtrees';
 export {
   InformerCache,
   newInformerCache,

@@ -50,7 +50,7 @@ const TOP_VALUES = words(`
   predicateFuncs rawPatch realClock reconcileFunc registerRESTClientMetrics registry removeControllerReference removeFinalizer
   removeOwnerReference removeStatusCondition requestFromKey requestKey requestOf resourcePath resourceVersionChangedPredicate
   restClientMetrics runInReconcileScope runnableFunc runtimeDefaults sameGVK selectorFromSet setControllerReference setOwnerReference
-  setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler shutDownEventHandler splitMetaNamespaceKey terminalError toGVK transformInternStrings transformStripManagedFields validateLeaderElectionConfig
+  setReallyCrash setRuntimeDefaults setStatusCondition setupSignalHandler shutDownEventHandler splitMetaNamespaceKey terminalError toGVK transformInternStrings transformShareSubtrees transformStripManagedFields validateLeaderElectionConfig
   waitForCacheSync wellKnownScope withControllerConfig withLowPriorityWhenUnchanged withPredicates workqueue
 `);
 
@@ -66,7 +66,7 @@ const TOP_TYPES = words(`
   ObjectType OperationResult OwnerRefOptions OwnerReference OwnsOptions Patch Predicate PredicateFuncs Probe RESTClientMetric Reader
   ReconcileContext ReconcileFn ReconcileScope Reconciler Request RequestQueue Requirement ResourceEventHandler
   ResourceEventHandlerRegistration ResourceLock RestClientMetrics Result Runnable RuntimeDefaults ScopeResolver Selector SelectorOperator
-  ServerRunnable SharedIndexInformer Source SourceContext StatusWriter StepGate StepperState Store SyncingSource
+  ServerRunnable ShareSubtreesOptions SharedIndexInformer Source SourceContext StatusWriter StepGate StepperState Store SyncingSource
   TimerHandle TransformFunc TypedDelayingInterface TypedInterface TypedRateLimiter TypedRateLimitingInterface
   UpdateEvent UpstreamDefaultsRelease WarmupRunnable WatchStream WatchesOptions WebhookRunnable Writer
 `);
@@ -81,13 +81,13 @@ const CACHE_VALUES = words(`
   errorIs filteringResourceEventHandler isConnectionRefused isInternalError isTooLargeResourceVersion
   listPages metaNamespaceIndexFunc metaNamespaceKeyFunc metaObjectToName newIndexer newIndexerInformer
   newSharedIndexInformer newStore newest objectNameString objectRef oldest parseObjectName processAtomicEvent processDeltas
-  shutDownEventHandler splitMetaNamespaceKey transformInternStrings transformStripManagedFields waitForCacheSync
+  shutDownEventHandler splitMetaNamespaceKey transformInternStrings transformShareSubtrees transformStripManagedFields waitForCacheSync
 `);
 
 const CACHE_TYPES = words(`
   AtomicDeltaStore AtomicEvent BackoffManagerOptions BackoffOptions CacheStoreOptions ControllerConfig Delta DeltaFIFOOptions DeltaStore
   DeltaType Deltas FIFOOptions FifoKind HandlerOptions IndexFunc Indexer IndexerInformerOptions Indexers KeyFunc
-  InternStringsOptions InternStringsTransform KeyListerGetter Notification ObjectName PagedList PopProcessFunc Queue RealFIFOOptions ReflectorOptions ReflectorTuning
+  InternStringsOptions InternStringsTransform KeyListerGetter ShareSubtreesOptions ShareSubtreesTransform Notification ObjectName PagedList PopProcessFunc Queue RealFIFOOptions ReflectorOptions ReflectorTuning
   ReflectorStore ResourceEventHandler ResourceEventHandlerRegistration SharedIndexInformer
   SharedIndexInformerOptions Store Transaction TransformFunc WatchErrorHandler
 `);

@@ -80,3 +80,4 @@ export {
   type InternStringsOptions,
   type InternStringsTransform,
 } from './intern-strings';
+export { transformShareSubtrees, type ShareSubtreesOptions, type ShareSubtreesTransform } from './share-subtrees';
