@@ -32,10 +32,26 @@ interface Pass {
 const isPlain = (node: object): boolean =>
   Object.getPrototypeOf(node) === (Array.isArray(node) ? Array.prototype : Object.prototype);
 
-/** Visits every object of a subtree, the root included. */
-function eachNode(node: object, fn: (n: object) => void): void {
-  fn(node);
-  for (const v of Object.values(node)) if (v !== null && typeof v === 'object') eachNode(v as object, fn);
+/** Whether no object of the subtree (a held one: frozen, plain) is in `used`. */
+function isFree(node: object, used: Set<object>): boolean {
+  if (used.has(node)) return false;
+  const rec = node as Record<string, unknown>;
+  for (const k in rec) {
+    const v = rec[k];
+    if (v !== null && typeof v === 'object' && !isFree(v, used)) return false;
+  }
+  return true;
+}
+
+/** Marks every object of the subtree used, freezing what is not frozen yet. */
+function settle(node: object, used: Set<object>): void {
+  used.add(node);
+  if (!Object.isFrozen(node)) Object.freeze(node);
+  const rec = node as Record<string, unknown>;
+  for (const k in rec) {
+    const v = rec[k];
+    if (v !== null && typeof v === 'object') settle(v, used);
+  }
 }
 
 /**
@@ -124,23 +140,34 @@ export function transformShareSubtrees(options: ShareSubtreesOptions = {}): Shar
     const array = Array.isArray(node);
     let ok = !own && isPlain(node);
     let key = array ? '[' : '{';
-    const rec = node as Record<string, unknown>;
-    for (const k of Object.keys(rec)) {
-      const x = rec[k];
-      let enc: string | undefined;
-      if (x !== null && typeof x === 'object') {
-        const id = scan(x, pass, node === pass.root && k === 'metadata');
-        enc = id === NONE ? undefined : `#${id}`;
-      } else if (ok) {
-        enc = scalarKey(x);
+    if (array) {
+      for (let i = 0; i < node.length; i++) {
+        const x: unknown = node[i];
+        let enc: string | undefined;
+        if (x !== null && typeof x === 'object') {
+          const id = scan(x, pass, false);
+          enc = id === NONE ? undefined : `#${id}`;
+        } else if (ok) {
+          enc = scalarKey(x);
+        }
+        if (!ok) continue;
+        if (enc === undefined || (key += `${enc},`).length > maxKeyLength) ok = false;
       }
-      if (!ok) continue;
-      if (enc === undefined) {
-        ok = false;
-        continue;
+    } else {
+      const rec = node as Record<string, unknown>;
+      // for-in rather than Object.keys: V8 reads rec[k] through the enum cache, without a keyed lookup.
+      for (const k in rec) {
+        const x = rec[k];
+        let enc: string | undefined;
+        if (x !== null && typeof x === 'object') {
+          const id = scan(x, pass, node === pass.root && k === 'metadata');
+          enc = id === NONE ? undefined : `#${id}`;
+        } else if (ok) {
+          enc = scalarKey(x);
+        }
+        if (!ok) continue;
+        if (enc === undefined || (key += `${k.length}:${k}${enc},`).length > maxKeyLength) ok = false;
       }
-      key += array ? `${enc},` : `${k.length}:${k}${enc},`;
-      if (key.length > maxKeyLength) ok = false;
     }
     if (!ok) return NONE;
     key += array ? ']' : '}';
@@ -157,22 +184,6 @@ export function transformShareSubtrees(options: ShareSubtreesOptions = {}): Shar
     return ids.get(held) as number;
   };
 
-  const claim = (held: object, pass: Pass): boolean => {
-    let free = true;
-    eachNode(held, (n) => {
-      if (pass.used.has(n)) free = false;
-    });
-    if (!free) return false;
-    settle(held, pass);
-    return true;
-  };
-
-  const settle = (held: object, pass: Pass): void =>
-    eachNode(held, (n) => {
-      pass.used.add(n);
-      if (!Object.isFrozen(n)) Object.freeze(n);
-    });
-
   /** Top-down: swaps each child for its held equal where that is free, else descends into it. */
   const place = (node: object, pass: Pass): void => {
     const rec = node as Record<string, unknown>;
@@ -182,9 +193,10 @@ export function transformShareSubtrees(options: ShareSubtreesOptions = {}): Shar
       const held = pass.content.get(child);
       if (held === child) {
         if (!Object.isFrozen(child)) place(child, pass);
-        settle(child, pass);
-      } else if (held !== undefined && claim(held, pass)) {
+        settle(child, pass.used);
+      } else if (held !== undefined && isFree(held, pass.used)) {
         rec[k] = held;
+        settle(held, pass.used);
       } else if (!Object.isFrozen(child)) {
         place(child, pass);
       }
