@@ -139,15 +139,21 @@ export function parseWatchEventWithoutManagedFields(text: string): unknown {
   return parseAt(text, (v) => (typeof v === 'object' && v !== null ? (v as { object?: unknown }).object : undefined));
 }
 
-function parseAt(text: string, objectOf: (v: unknown) => unknown): unknown {
-  const cut = cutArrays(text, false);
-  if (!cut) return JSON.parse(text);
-  let v: unknown;
+/** The text with its managedFields arrays cut, parsed; undefined when nothing was cut or the rest does not parse. */
+function parseCut(text: string, all: boolean): { v: unknown; cut: Cut } | undefined {
+  const cut = cutArrays(text, all);
+  if (!cut) return undefined;
   try {
-    v = JSON.parse(cut.text);
+    return { v: JSON.parse(cut.text), cut };
   } catch {
-    return JSON.parse(text);
+    return undefined;
   }
+}
+
+function parseAt(text: string, objectOf: (v: unknown) => unknown): unknown {
+  const parsed = parseCut(text, false);
+  if (!parsed) return JSON.parse(text);
+  const { v, cut } = parsed;
   const obj = objectOf(v) as { metadata?: unknown } | undefined;
   const meta = metadataOf(obj);
   if (!meta) return JSON.parse(text);
@@ -157,14 +163,9 @@ function parseAt(text: string, objectOf: (v: unknown) => unknown): unknown {
 
 /** A List body: its items without metadata.managedFields. */
 export function parseListWithoutManagedFields(text: string): unknown {
-  const cut = cutArrays(text, true);
-  if (!cut) return JSON.parse(text);
-  let v: unknown;
-  try {
-    v = JSON.parse(cut.text);
-  } catch {
-    return JSON.parse(text);
-  }
+  const parsed = parseCut(text, true);
+  if (!parsed) return JSON.parse(text);
+  const { v, cut } = parsed;
   const items = typeof v === 'object' && v !== null ? (v as { items?: unknown }).items : undefined;
   if (!Array.isArray(items)) return JSON.parse(text);
   // Every cut must be accounted for by an item's metadata (each cut leaves exactly one sentinel value in the
