@@ -26,6 +26,7 @@ import {
   splitKey,
   versionsNewestFirst,
 } from './indexer-series';
+import { CATCH_UP_MAX_KEYS, useCatchUp } from './use-catch-up';
 
 type CacheResult = Extract<InspectResult, { target: 'cache' }>;
 type ObjectResult = Extract<InspectResult, { target: 'object' }>;
@@ -105,11 +106,18 @@ export function Indexer({ view, route, now }: PanelProps) {
   const [capped, setCapped] = useState(false);
   const [listed, setListed] = useState(0);
   const asked = capped ? query : '';
+  // Set from the last answer, read on the next render: whether the live count has moved away from the listed one.
+  const [lagging, setLagging] = useState(false);
+  const catchUp = useCatchUp(lagging, 1000);
   const cache = useInspect<CacheResult>(
     inf ? { target: 'cache', informer: inf.id, limit: CACHE_KEYS_MAX, ...(asked ? { search: asked } : {}) } : undefined,
     refreshMs(listed),
+    catchUp,
   );
   const fromServer = inf && cache.data && cache.data.informer === inf.id ? cache.data : undefined;
+  const behind =
+    fromServer !== undefined && !asked && fromServer.total <= CATCH_UP_MAX_KEYS && inf?.storeSize !== fromServer.total;
+  if (behind !== lagging) setLagging(behind);
   if (fromServer && !asked) {
     const cut = fromServer.total > fromServer.keys.length;
     if (cut !== capped) setCapped(cut);
