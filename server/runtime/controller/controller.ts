@@ -29,6 +29,14 @@ import { ReconcileSignals, type ReconcileSignal } from './reconcile-signal';
 import { Stepper } from './stepper';
 import type { TypedRateLimiter } from '../workqueue/interfaces';
 import { runtimeDefaults } from '../upstream';
+import { yieldToEventLoop } from '../util/yield';
+
+/**
+ * Reconciles a worker runs before it yields. Smaller than the informer's burst: a reconcile costs tens of µs
+ * (a cached read is a deep copy), and every worker of every controller takes its burst in the same turn of the
+ * event loop: with 1,000 each, ten controllers syncing 100,000 objects still held it for 909 ms at a time.
+ */
+const WORKER_BURST = 100;
 
 /** Names taken per metrics registry (upstream keeps one process-wide set for the same reason). */
 const usedNames = new WeakMap<Registry, Set<string>>();
@@ -280,7 +288,11 @@ export class Controller {
   }
 
   private async worker(id: number, queue: ControllerQueue, signal: AbortSignal): Promise<void> {
-    for (;;) {
+    // A queue that always has an item and a reconciler that never waits on I/O (reads from the cache) keep
+    // this loop in microtasks: a 100,000-key backlog then holds the event loop for seconds. Upstream's
+    // workers are goroutines the scheduler preempts; here each worker gives the event loop a turn per burst.
+    for (let n = 1; ; n++) {
+      if (n % WORKER_BURST === 0) await yieldToEventLoop();
       const admitted = await this.stepper.beforeGet(signal);
       const got = queue.getWithPriority
         ? await queue.getWithPriority()
