@@ -191,7 +191,7 @@ export function applyWorkqueueEvent(d: Draft, ev: Stamped<WorkqueueEvent>): void
         if (k.backoff === undefined) k.backoff = d.made([]);
         d.ring(k, 'backoff', d.view.limits.maxReconcilesPerKey).push({
           seq: ev.seq,
-          ts: ts,
+          ts,
           requeues: ev.requeues ?? k.requeues,
           delayMs: ev.delayMs,
           readyAt: ev.readyAt,

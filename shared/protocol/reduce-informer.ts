@@ -247,7 +247,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     case 'reflector.error': {
       const c = d.child(inf, 'counters');
       c.errors++;
-      inf.lastError = { ts: ts, code: ev.code, reason: ev.reason, message: ev.message };
+      inf.lastError = { ts, code: ev.code, reason: ev.reason, message: ev.message };
       const h = d.ring(inf, 'history', cap);
       if (ev.code === 410) {
         // One 410 is often reported twice (the error and the watch ending "expired"): count it once.
@@ -259,7 +259,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
           c.expired++;
         } else if (!we) c.expired++;
       }
-      h.push(d.made({ type: 'error', seq: ev.seq, ts: ts, code: ev.code, reason: ev.reason, message: ev.message }));
+      h.push(d.made({ type: 'error', seq: ev.seq, ts, code: ev.code, reason: ev.reason, message: ev.message }));
       notable(d, ev, 'error', `${ev.informer}: ${ev.code || 'transport'} ${ev.reason}: ${ev.message}`, {
         informer: ev.informer,
       });
@@ -269,7 +269,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       d.child(inf, 'counters').backoffs++;
       inf.backoffUntil = ts + ev.delayMs;
       d.ring(inf, 'history', cap).push(
-        d.made({ type: 'backoff', seq: ev.seq, ts: ts, delayMs: ev.delayMs, until: ts + ev.delayMs }),
+        d.made({ type: 'backoff', seq: ev.seq, ts, delayMs: ev.delayMs, until: ts + ev.delayMs }),
       );
       return;
     }

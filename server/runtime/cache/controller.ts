@@ -41,9 +41,6 @@ export interface ControllerConfig<T extends KubeObject> extends ReflectorTuning 
   random?: () => number;
 }
 
-/** Items popped in a row without yielding. */
-const POP_BURST = BURST;
-
 /** cache.Controller (the low-level one). */
 export class Controller<T extends KubeObject = KubeObject> {
   readonly reflector: Reflector<T>;
@@ -98,7 +95,7 @@ export class Controller<T extends KubeObject = KubeObject> {
         // loop a turn (yieldToEventLoop), so handlers' deliveries, the watch's next chunk and timers run
         // between batches. Counted before the pop, so items whose processing throws count too.
         if (queue.popReady) {
-          if (burst >= POP_BURST) {
+          if (burst >= BURST) {
             burst = 0;
             await yieldToEventLoop();
             continue;

@@ -83,7 +83,7 @@ interface Cut {
  * `all` is false (a single object has one metadata, and the rest of the text need not be searched); undefined
  * when nothing was cut.
  */
-export function cutArrays(text: string, all: boolean): Cut | undefined {
+function cutArrays(text: string, all: boolean): Cut | undefined {
   let at = text.indexOf(KEY);
   if (at < 0) return undefined;
   let out = '';

@@ -1,6 +1,6 @@
 // The controller's own cache: what the indexer holds (not what the API server holds), an object as the
 // informer cached it, and how it changed version by version. Objects are pulled on demand with `inspect`.
-import { useDeferredValue, useMemo, useState } from 'react';
+import { useDeferredValue, useEffect, useMemo, useState } from 'react';
 import { CACHE_KEYS_MAX, type InspectResult } from '../../../shared/protocol/socket';
 import { Card, Empty } from '../../components/Card';
 import { DataTable } from '../../components/DataTable';
@@ -26,13 +26,20 @@ import {
   splitKey,
   versionsNewestFirst,
 } from './indexer-series';
-import { CATCH_UP_MAX_KEYS, useCatchUp } from './use-catch-up';
 
 type CacheResult = Extract<InspectResult, { target: 'cache' }>;
 type ObjectResult = Extract<InspectResult, { target: 'object' }>;
 
 /** How often the key list is asked again: every few seconds, less often when the cache is large. */
 const refreshMs = (keys: number): number => Math.min(15_000, Math.max(3000, keys / 10));
+
+/**
+ * The key list is a snapshot while the count beside it is live, so after a create or a delete they disagree
+ * until the next refresh. A cache of up to this many keys is asked again CATCH_UP_MS after an answer that
+ * disagrees with the count; a larger list is costly to resend and keeps its slower refresh.
+ */
+const CATCH_UP_MAX_KEYS = 5_000;
+const CATCH_UP_MS = 1000;
 
 const OP_TONE = { add: 'ok', update: 'info', delete: 'err', replace: 'purple' } as const;
 
@@ -106,9 +113,7 @@ export function Indexer({ view, route, now }: PanelProps) {
   const [capped, setCapped] = useState(false);
   const [listed, setListed] = useState(0);
   const asked = capped ? query : '';
-  // Set from the last answer, read on the next render: whether the live count has moved away from the listed one.
-  const [lagging, setLagging] = useState(false);
-  const catchUp = useCatchUp(lagging, 1000);
+  const [catchUp, setCatchUp] = useState(0);
   const cache = useInspect<CacheResult>(
     inf ? { target: 'cache', informer: inf.id, limit: CACHE_KEYS_MAX, ...(asked ? { search: asked } : {}) } : undefined,
     refreshMs(listed),
@@ -117,7 +122,12 @@ export function Indexer({ view, route, now }: PanelProps) {
   const fromServer = inf && cache.data && cache.data.informer === inf.id ? cache.data : undefined;
   const behind =
     fromServer !== undefined && !asked && fromServer.total <= CATCH_UP_MAX_KEYS && inf?.storeSize !== fromServer.total;
-  if (behind !== lagging) setLagging(behind);
+  // Armed again by each answer (cache.data) while the list and the count disagree.
+  useEffect(() => {
+    if (!behind) return;
+    const timer = setTimeout(() => setCatchUp((n) => n + 1), CATCH_UP_MS);
+    return () => clearTimeout(timer);
+  }, [behind, cache.data]);
   if (fromServer && !asked) {
     const cut = fromServer.total > fromServer.keys.length;
     if (cut !== capped) setCapped(cut);
