@@ -18,6 +18,7 @@ import { render } from './table';
 import { runInformerOnce } from './informer';
 import type { Shape } from './shapes';
 import { runQueueOnce } from './workqueue';
+import { measureRecorderParts, type RecorderParts } from './recorder-parts';
 
 /** Enabled, so every guarded emit site builds its event, which is then dropped. */
 class DroppingProbe implements Probe {
@@ -146,6 +147,8 @@ interface Workload {
   label: string;
   ops: number;
   once: (h: Harness) => Promise<Sample>;
+  /** Whether the reducer and the ring are also timed alone over this workload's events. */
+  parts?: boolean;
 }
 
 type ProbeSample = Sample & { events?: number; ring?: { size: number; bytes: number; maxBytes: number } };
@@ -186,6 +189,8 @@ export interface RecorderBreakdown {
   versions: number;
   ring: number;
   total: number;
+  /** The reducer and the ring each timed alone over the same events (recorder-parts.ts), when measured. */
+  alone?: RecorderParts;
 }
 
 export const RECORDER_TARGET_US = 1;
@@ -247,6 +252,20 @@ export function recorderTargetTable(
     us(b.ring),
     us(b.total),
   ]);
+  const alone = breakdown.flatMap((b) =>
+    b.alone
+      ? [
+          [
+            b.workload,
+            b.alone.events.toLocaleString('en-US'),
+            us(b.building),
+            us(b.alone.reducer),
+            us(b.alone.ring),
+            us(b.building + b.alone.reducer + b.alone.ring),
+          ],
+        ]
+      : [],
+  );
   return [
     render(['recorder target', 'measured', 'goal', 'verdict'], rows, new Set([1])),
     '',
@@ -273,6 +292,23 @@ export function recorderTargetTable(
           ),
         ]
       : []),
+    ...(alone.length
+      ? [
+          '',
+          render(
+            [
+              'each part alone, same events',
+              'events',
+              'building (above)',
+              'shared reducer alone',
+              'ring alone',
+              'floor: their sum',
+            ],
+            alone,
+            new Set([1, 2, 3, 4, 5]),
+          ),
+        ]
+      : []),
   ].join('\n');
 }
 
@@ -296,6 +332,7 @@ export async function benchProbeCost(
           withQueue: true,
           ...(h.onStore ? { onStore: h.onStore } : {}),
         }),
+      parts: true,
     },
   ];
   const out: Figure[] = [];
@@ -316,6 +353,9 @@ export async function benchProbeCost(
     const cpuOf = (name: string): number => cpuMedians[VARIANTS.findIndex((v) => v.name === name)]!;
     if (events > 0) {
       const per = (a: number, b: number): number => ((a - b) * 1000) / events;
+      const alone = w.parts
+        ? await measureRecorderParts((probe) => w.once({ probe }), Math.max(3, s.probeReps))
+        : undefined;
       breakdown.push({
         workload: w.label,
         building: per(cpuOf(DROPS), baseline),
@@ -324,6 +364,7 @@ export async function benchProbeCost(
         versions: per(cpuOf(VERSIONS), cpuOf(REDUCES)),
         ring: per(cpuOf(FULL_RECORDER), cpuOf(VERSIONS)),
         total: per(cpuOf(FULL_RECORDER), baseline),
+        ...(alone ? { alone } : {}),
       });
     }
     for (const [i, v] of VARIANTS.entries()) {

@@ -1,0 +1,75 @@
+// The Recorder's two largest parts measured alone, on the very events a workload emits: the shared reducer
+// (which every browser runs too) and the ring. The probe-cost rows measure the whole Recorder by difference
+// against NOOP_PROBE, where the collector's share moves with what else the process holds; here the events are
+// captured once and replayed into each part with nothing else running, so the figure is what that part costs
+// per event and sets a floor under the Recorder's row: building + reducer + ring cannot be undercut by
+// tuning the Recorder around them.
+import { EventRing } from '../server/dashboard/recorder/event-ring';
+import type { Probe } from '../server/runtime/instrumentation/probe';
+import type { RuntimeEvent, StampedEvent } from '../shared/protocol/events';
+import { reduce, ReduceSession } from '../shared/protocol/reduce';
+import { createView } from '../shared/protocol/view';
+import { median, settle } from './harness';
+
+/** Stamps events as the Recorder does and keeps them. */
+class CapturingProbe implements Probe {
+  readonly enabled = true;
+  readonly events: StampedEvent[] = [];
+  emit(event: RuntimeEvent): void {
+    const e = event as StampedEvent;
+    e.seq = this.events.length + 1;
+    (e as { ts: unknown }).ts = null;
+    e.ts = Date.now();
+    this.events.push(e);
+  }
+}
+
+/** The Recorder's default batch: it reduces at most this many pending events at once (maxPending). */
+const BATCH = 5000;
+
+function cpuUsPerEvent(events: number, fn: () => void): number {
+  const t0 = process.cpuUsage();
+  fn();
+  const u = process.cpuUsage(t0);
+  return (u.user + u.system) / events;
+}
+
+export interface RecorderParts {
+  events: number;
+  /** reduce() over the events in the Recorder's batches, with its ReduceSession, trusted (µs CPU per event). */
+  reducer: number;
+  /** EventRing.push of every event under the default budget (µs CPU per event). */
+  ring: number;
+}
+
+/** Runs the workload once with a capturing probe, then times each part alone over its events, `reps` times. */
+export async function measureRecorderParts(
+  run: (probe: Probe) => Promise<unknown>,
+  reps: number,
+): Promise<RecorderParts> {
+  const probe = new CapturingProbe();
+  await run(probe);
+  const events = probe.events;
+  const reducer: number[] = [];
+  const ring: number[] = [];
+  // One warm-up round, so both parts are optimised before they are timed.
+  for (let r = 0; r <= reps; r++) {
+    await settle();
+    const us = cpuUsPerEvent(events.length, () => {
+      let view = createView();
+      const session = new ReduceSession();
+      for (let i = 0; i < events.length; i += BATCH) {
+        view = reduce(view, events.slice(i, i + BATCH), session, { trusted: true });
+      }
+    });
+    await settle();
+    const ringUs = cpuUsPerEvent(events.length, () => {
+      const buffer = new EventRing();
+      for (const ev of events) buffer.push(ev);
+    });
+    if (r === 0) continue;
+    reducer.push(us);
+    ring.push(ringUs);
+  }
+  return { events: events.length, reducer: median(reducer), ring: median(ring) };
+}
