@@ -2,16 +2,17 @@
 // server (latency-servers.ts: the sandbox in this process, the sandbox in its own, kube-apiserver); the
 // bench writes ConfigMaps at a steady rate over raw keep-alive HTTP and each sample is the time from a
 // write being sent to the start of the first reconcile of that object. Each row runs without and with the
-// dashboard Recorder as the manager's probe (no browser connected). Writes of the first second warm the JIT
-// and the caches and are not sampled. Beside the quantiles, what this process went through meanwhile: GC
-// pauses (and how many slow samples one overlapped), event-loop delay and CPU per write — the evidence
-// for where a tail comes from.
+// dashboard Recorder as the manager's probe, wired as serveDashboard wires it (no browser connected). Writes
+// of the first second warm the JIT and the caches and are not sampled. Beside the quantiles, what this
+// process went through meanwhile: GC pauses (and how many slow samples one overlapped), event-loop delay
+// and CPU per write — the evidence for where a tail comes from.
 // Part of `npm run bench`; alone:
 //   [KUBEBUILDER_ASSETS=...] npx tsx --expose-gc bench/reconcile-latency.ts [seconds] [server,...] [rate,...]
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
+import { objectSourceOver } from '../server/dashboard/cache-object-source';
 import { Recorder } from '../server/dashboard/recorder/recorder';
-import { newControllerManagedBy, newManager } from '../server/runtime';
+import { newControllerManagedBy, newManager, type Manager } from '../server/runtime';
 import { write } from './kube-http';
 import { LATENCY_SERVERS, startLatencyServer, type LatencyServer, type LatencyServerName } from './latency-servers';
 import { processRunQueueWaitMs, RunQueueWait } from './run-queue';
@@ -68,8 +69,12 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
   const t = server.target;
   const ns = `lat-${rate}-${withRecorder ? 'rec' : 'plain'}-${Date.now()}`;
   await write(t, 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
-  const recorder = withRecorder ? new Recorder() : undefined;
-  const mgr = newManager(server.config, recorder ? { probe: recorder } : {});
+  // Wired as serveDashboard wires it: trusted emits, object versions read from the manager's cache.
+  const made: { mgr?: Manager } = {};
+  const recorder = withRecorder
+    ? new Recorder({ objectSource: objectSourceOver(() => made.mgr?.getCache()), trustedEmits: true })
+    : undefined;
+  const mgr = (made.mgr = newManager(server.config, recorder ? { probe: recorder } : {}));
   // Per sample: how long the event-loop threads on the write's path waited for a CPU meanwhile.
   const benchWait = new RunQueueWait(process.pid);
   const serverWait =
@@ -213,24 +218,25 @@ export interface LatencyOptions {
   notes?: string[];
 }
 
-// V8's memory reducer wakes 8 s after a full collection and, finding the process quiet, runs up to three
-// shrinking collections 0.5 s apart (10-25 ms of pause and incremental steps each) and cuts the young
-// generation, so scavenges come ten times as often afterwards. Left alone, the one the startup arms lands
-// in whichever row runs 10-20 s into the process — the second, the recorder's — and the row's tail and
-// CPU per write are its. A full collection now, and the reducer's wait, put that before the first row:
-// every row then starts from the heap the dashboard settles into.
+// V8's memory reducer wakes some 8 s after a full collection and, finding the process quiet, runs up to
+// three shrinking collections 0.5 s apart (10-25 ms of pause and incremental steps each) and cuts the young
+// generation, after which scavenges come several times a second instead of every few seconds. When it fires
+// depends on the rows before: settled once at the start, it still fired in whichever row followed a quiet
+// teardown — the recorder's, second of each pair — and that row's tail, GC count and CPU per write were
+// its (3 scavenges in the plain row against 20-25 in the recorder's, run after run). So every row starts
+// after a full collection and the reducer's wait: each row then meets the same collector, the young
+// generation a quiet spell leaves a process with. A smoke run (rows of a second or two) skips the wait.
 const REDUCER_SETTLE_MS = 10_000;
 
-async function settleHeap(): Promise<void> {
+async function settleHeap(wait: boolean): Promise<void> {
   if (typeof globalThis.gc !== 'function') return;
   globalThis.gc();
-  await sleep(REDUCER_SETTLE_MS);
+  if (wait) await sleep(REDUCER_SETTLE_MS);
 }
 
 /** Each server, each rate, without and with the recorder; `seconds` of sampled writes per row. */
 export async function benchReconcileLatency(o: LatencyOptions): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
-  await settleHeap();
   for (const name of o.servers ?? LATENCY_SERVERS) {
     let server: LatencyServer;
     try {
@@ -243,6 +249,7 @@ export async function benchReconcileLatency(o: LatencyOptions): Promise<LatencyR
       for (const rate of o.rates ?? [100, 1000])
         for (const withRecorder of [false, true]) {
           try {
+            await settleHeap(o.seconds >= 5);
             rows.push(await once(server, rate, o.seconds, withRecorder));
           } catch (e) {
             o.notes?.push(
