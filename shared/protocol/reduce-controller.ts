@@ -86,6 +86,12 @@ export function newKey(key: string, ts: number): KeyView {
 }
 
 export function controllerOf(d: Draft, name: string, ts: number): ControllerView {
+  const last = d.lastController;
+  if (last !== undefined && last.name === name) {
+    const c = last.view;
+    c.lastTs = Math.max(c.lastTs, ts);
+    return c;
+  }
   const all = d.childRecord(d.view, 'controllers');
   const existing = all[name];
   const c = existing ? d.own(existing) : d.made(newController(name, ts));
@@ -95,6 +101,7 @@ export function controllerOf(d: Draft, name: string, ts: number): ControllerView
     d.touchedControllers.add(name);
   }
   c.lastTs = Math.max(c.lastTs, ts);
+  d.lastController = { name, view: c };
   return c;
 }
 

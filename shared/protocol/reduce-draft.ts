@@ -3,7 +3,7 @@
 // batch costs what it touches, untouched parts keep their identity (cheap React memoisation), and the input
 // view stays valid for whoever still holds it.
 import { dict } from './records';
-import type { RuntimeView } from './view';
+import type { ControllerView, InformerView, RuntimeView } from './view';
 
 export class Draft {
   readonly view: RuntimeView;
@@ -28,6 +28,14 @@ export class Draft {
    * thousands of keys again after the one before it.
    */
   readonly keyOrders = new Map<object, string[]>();
+
+  /**
+   * The controller and the informer the last event touched, already writable and in place in the view: a
+   * stream of events mostly names the one it named before, and finding it again took a record lookup and
+   * two writability checks per event. Only controllerOf and informerOf set and read these.
+   */
+  lastController: { name: string; view: ControllerView } | undefined;
+  lastInformer: { id: string; view: InformerView } | undefined;
 
   /**
    * Objects the batch before this one created, still writable with a ReduceSession: most keys, points and

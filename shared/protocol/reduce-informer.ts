@@ -64,6 +64,11 @@ function emptyCounters(): InformerCounters {
 }
 
 function informerOf(d: Draft, id: string, ts: number): InformerView {
+  const last = d.lastInformer;
+  if (last !== undefined && last.id === id) {
+    last.view.lastTs = ts;
+    return last.view;
+  }
   const all = d.childRecord(d.view, 'informers');
   const existing = all[id];
   const inf = existing ? d.own(existing) : d.made(newInformer(id, ts));
@@ -72,6 +77,7 @@ function informerOf(d: Draft, id: string, ts: number): InformerView {
     d.touchedInformers.add(id);
   }
   inf.lastTs = ts;
+  d.lastInformer = { id, view: inf };
   return inf;
 }
 
