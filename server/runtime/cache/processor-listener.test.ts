@@ -1,3 +1,4 @@
+import { createHook } from 'node:async_hooks';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { setCrashFunctionForTesting, setReallyCrash } from '../util/runtime';
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
@@ -41,6 +42,27 @@ describe('processorListener', () => {
     expect(seen).toEqual([]);
     await flushMicrotasks();
     expect(seen).toEqual(['a', 'b']);
+  });
+
+  it('schedules its deliveries without an async resource per batch (queueMicrotask makes one each time)', async () => {
+    const clock = new FakeClock();
+    const seen: string[] = [];
+    const l = listener(clock, (x) => seen.push(x.metadata.name));
+    l.run();
+    const microtasks: string[] = [];
+    const hook = createHook({ init: (_id, type) => void (type === 'Microtask' && microtasks.push(type)) });
+    hook.enable();
+    try {
+      // A watch hands events over one at a time: each arrives once the previous one was delivered.
+      for (let i = 0; i < 20; i++) {
+        l.add({ type: 'add', obj: o(`p${i}`), isInInitialList: false });
+        await flushMicrotasks();
+      }
+    } finally {
+      hook.disable();
+    }
+    expect(seen).toHaveLength(20);
+    expect(microtasks).toEqual([]);
   });
 
   it('a throwing handler crashes the process by default (HandleCrash with ReallyCrash on)', async () => {

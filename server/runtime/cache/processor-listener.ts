@@ -26,6 +26,8 @@ interface InitialList<T> {
   next: number;
 }
 
+const SETTLED = Promise.resolve();
+
 /** How long delivery pauses after a handler threw with ReallyCrash off (wait.Until restarts after 1s). */
 export const HANDLER_PANIC_PAUSE_MS = 1000;
 
@@ -164,7 +166,11 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
   private schedule(): void {
     if (!this.running || this.stopped || this.scheduled || this.pause) return;
     this.scheduled = true;
-    queueMicrotask(this.drainSoon);
+    // A reaction on a settled promise rather than queueMicrotask: Node's queueMicrotask wraps every callback
+    // in an AsyncResource (an async id, a bound function, before/after/destroy hooks), and a watch that
+    // delivers events one by one schedules a drain for nearly every event. drain catches what handlers throw,
+    // so the reaction's promise never rejects.
+    void SETTLED.then(this.drainSoon);
   }
 
   private drain(): void {
