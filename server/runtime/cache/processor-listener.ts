@@ -16,6 +16,32 @@ export type Notification<T> =
   | { type: 'delete'; obj: T | DeletedFinalStateUnknown<T> };
 
 /**
+ * Every notification the informer hands its listeners carries the same fields in the same order, whatever its type,
+ * so V8 gives them all one hidden class and the listener's reads of them (the buffer, delivery, the drain loop, the
+ * probe report) see one shape. With a shape per type they saw three, and code optimised while the initial list's
+ * adds went through could be thrown away at the first update for the "wrong map" and optimised again.
+ */
+function notification<T>(
+  type: Notification<T>['type'],
+  obj: T | DeletedFinalStateUnknown<T> | undefined,
+  oldObj: T | undefined,
+  newObj: T | undefined,
+  isInInitialList: boolean,
+  resync: boolean,
+): Notification<T> {
+  return { type, obj, oldObj, newObj, isInInitialList, resync } as Notification<T>;
+}
+
+export const addNotification = <T>(obj: T, isInInitialList: boolean): Notification<T> =>
+  notification<T>('add', obj, undefined, undefined, isInInitialList, false);
+
+export const updateNotification = <T>(oldObj: T, newObj: T, resync: boolean): Notification<T> =>
+  notification<T>('update', undefined, oldObj, newObj, false, resync);
+
+export const deleteNotification = <T>(obj: T | DeletedFinalStateUnknown<T>): Notification<T> =>
+  notification<T>('delete', obj, undefined, undefined, false, false);
+
+/**
  * The objects a handler added to a running informer is replayed as initial-list adds, held as one buffer entry and
  * delivered one at a time: 100,000 cached objects would otherwise be 100,000 notification objects per handler, all
  * alive at once until the handler caught up (ten handlers added after a sync held a million).
@@ -213,7 +239,7 @@ export class ProcessorListener<T = KubeObject> implements ResourceEventHandlerRe
     const entry = this.buffer[this.head] as Notification<T> | InitialList<T>;
     let n: Notification<T>;
     if (entry.type === 'initialList') {
-      n = { type: 'add', obj: entry.objs[entry.next] as T, isInInitialList: true };
+      n = addNotification(entry.objs[entry.next] as T, true);
       entry.objs[entry.next++] = undefined;
       if (entry.next < entry.objs.length) return n;
     } else n = entry;

@@ -21,7 +21,14 @@ import type {
   WatchErrorHandler,
 } from './interfaces';
 import { deletionHandlingMetaNamespaceKeyFunc, metaOf } from './keys';
-import { ProcessorListener, SharedProcessor, determineResyncPeriod } from './processor-listener';
+import {
+  ProcessorListener,
+  SharedProcessor,
+  addNotification,
+  deleteNotification,
+  determineResyncPeriod,
+  updateNotification,
+} from './processor-listener';
 import { RealFIFO } from './real-fifo';
 import { decodeHintFor } from './transforms';
 import { runtimeDefaults } from '../upstream';
@@ -258,16 +265,16 @@ export class SharedIndexInformerImpl<T extends KubeObject = KubeObject> implemen
 
   /** The informer is the controller's handler: it fans out to the listeners. */
   private readonly asHandler: ResourceEventHandler<T> = {
-    onAdd: (obj, isInInitialList) => this.processor.distribute({ type: 'add', obj, isInInitialList }, false),
+    onAdd: (obj, isInInitialList) => this.processor.distribute(addNotification(obj, isInInitialList), false),
     onUpdate: (oldObj, newObj) => {
       // Same resourceVersion = nothing changed: only listeners due a resync hear about it.
       const oldMeta = metaOf(oldObj);
       const newMeta = metaOf(newObj);
       const isSync =
         oldMeta !== undefined && newMeta !== undefined && oldMeta.resourceVersion === newMeta.resourceVersion;
-      this.processor.distribute({ type: 'update', oldObj, newObj, resync: isSync }, isSync);
+      this.processor.distribute(updateNotification(oldObj, newObj, isSync), isSync);
     },
-    onDelete: (obj: T | DeletedFinalStateUnknown<T>) => this.processor.distribute({ type: 'delete', obj }, false),
+    onDelete: (obj: T | DeletedFinalStateUnknown<T>) => this.processor.distribute(deleteNotification(obj), false),
   };
 
   private onSynced(): void {
