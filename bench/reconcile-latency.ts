@@ -218,14 +218,15 @@ export interface LatencyOptions {
   notes?: string[];
 }
 
-// V8's memory reducer wakes some 8 s after a full collection and, finding the process quiet, runs up to
+// V8's memory reducer wakes some 8-14 s after a full collection and, finding the process quiet, runs up to
 // three shrinking collections 0.5 s apart (10-25 ms of pause and incremental steps each) and cuts the young
-// generation, after which scavenges come several times a second instead of every few seconds. When it fires
-// depends on the rows before: settled once at the start, it still fired in whichever row followed a quiet
-// teardown — the recorder's, second of each pair — and that row's tail, GC count and CPU per write were
-// its (3 scavenges in the plain row against 20-25 in the recorder's, run after run). So every row starts
-// after a full collection and the reducer's wait: each row then meets the same collector, the young
-// generation a quiet spell leaves a process with. A smoke run (rows of a second or two) skips the wait.
+// generation, after which scavenges come several times a second instead of every few seconds. Left alone,
+// the one the startup arms lands in whichever row runs 10-20 s into the process. A full collection and the
+// reducer's wait before the first row put the startup's there; it still tends to fire in the row after a
+// quiet teardown, the recorder's, second of each pair (3 scavenges in the plain row against 20-25 in the
+// recorder's). Settling before every row instead was tried and dropped: every row then started from an idle
+// spell and ran two to three times the CPU per write (1,000-1,800 µs against ~400), and the reducer still
+// fell inside some rows (bench/RESULTS.md). A smoke run (rows of a second or two) skips the wait.
 const REDUCER_SETTLE_MS = 10_000;
 
 async function settleHeap(wait: boolean): Promise<void> {
@@ -237,6 +238,7 @@ async function settleHeap(wait: boolean): Promise<void> {
 /** Each server, each rate, without and with the recorder; `seconds` of sampled writes per row. */
 export async function benchReconcileLatency(o: LatencyOptions): Promise<LatencyRow[]> {
   const rows: LatencyRow[] = [];
+  await settleHeap(o.seconds >= 5);
   for (const name of o.servers ?? LATENCY_SERVERS) {
     let server: LatencyServer;
     try {
