@@ -52,7 +52,11 @@ interface BytesServer {
   stop(): void;
 }
 
-export function startBytesServer(s: IngestShape, managedFields: boolean, goBin: string | undefined): Promise<BytesServer> {
+export function startBytesServer(
+  s: IngestShape,
+  managedFields: boolean,
+  goBin: string | undefined,
+): Promise<BytesServer> {
   const args = ['--import', 'tsx', 'bench/bytes-server.ts', String(s.pods), String(s.events)];
   if (!managedFields) args.push('--no-managed-fields');
   if (goBin) args.push('--go', goBin);
