@@ -5,18 +5,15 @@
 // runner can pick out V8's --trace-gc-nvp lines that fall inside it.
 import { readdirSync, readFileSync, writeSync } from 'node:fs';
 import { performance, type EventLoopUtilization } from 'node:perf_hooks';
+import { parseSchedstat } from './run-queue';
 
-interface ThreadTimes {
-  cpuMs: number;
-  waitMs: number;
-}
+type ThreadTimes = ReturnType<typeof parseSchedstat>;
 
 function threads(): Map<string, ThreadTimes> {
   const out = new Map<string, ThreadTimes>();
   for (const tid of readdirSync('/proc/self/task')) {
     try {
-      const [run, wait] = readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8').split(' ');
-      out.set(tid, { cpuMs: Number(run) / 1e6, waitMs: Number(wait) / 1e6 });
+      out.set(tid, parseSchedstat(readFileSync(`/proc/self/task/${tid}/schedstat`, 'utf8')));
     } catch {
       // The thread ended between the listing and the read.
     }

@@ -12,7 +12,7 @@ import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
 import { objectSourceOver } from '../server/dashboard/cache-object-source';
 import { Recorder } from '../server/dashboard/recorder/recorder';
-import { newControllerManagedBy, newManager, type Manager } from '../server/runtime';
+import { newControllerManagedBy, newManager } from '../server/runtime';
 import { write } from './kube-http';
 import { LATENCY_SERVERS, startLatencyServer, type LatencyServer, type LatencyServerName } from './latency-servers';
 import { processRunQueueWaitMs, RunQueueWait } from './run-queue';
@@ -70,11 +70,11 @@ async function once(server: LatencyServer, rate: number, seconds: number, withRe
   const ns = `lat-${rate}-${withRecorder ? 'rec' : 'plain'}-${Date.now()}`;
   await write(t, 'POST', '/api/v1/namespaces', { metadata: { name: ns } });
   // Wired as serveDashboard wires it: trusted emits, object versions read from the manager's cache.
-  const made: { mgr?: Manager } = {};
+  // The source is read only once the manager below runs.
   const recorder = withRecorder
-    ? new Recorder({ objectSource: objectSourceOver(() => made.mgr?.getCache()), trustedEmits: true })
+    ? new Recorder({ objectSource: objectSourceOver(() => mgr.getCache()), trustedEmits: true })
     : undefined;
-  const mgr = (made.mgr = newManager(server.config, recorder ? { probe: recorder } : {}));
+  const mgr = newManager(server.config, recorder ? { probe: recorder } : {});
   // Per sample: how long the event-loop threads on the write's path waited for a CPU meanwhile.
   const benchWait = new RunQueueWait(process.pid);
   const serverWait =

@@ -10,7 +10,7 @@ import type { Probe } from '../server/runtime/instrumentation/probe';
 import type { RuntimeEvent, StampedEvent } from '../shared/protocol/events';
 import { reduce, ReduceSession } from '../shared/protocol/reduce';
 import { createView } from '../shared/protocol/view';
-import { median, settle } from './harness';
+import { median, settle, startTimer } from './harness';
 
 /** Stamps events as the Recorder does and keeps them. */
 class CapturingProbe implements Probe {
@@ -29,10 +29,9 @@ class CapturingProbe implements Probe {
 const BATCH = 5000;
 
 function cpuUsPerEvent(events: number, fn: () => void): number {
-  const t0 = process.cpuUsage();
+  const timer = startTimer();
   fn();
-  const u = process.cpuUsage(t0);
-  return (u.user + u.system) / events;
+  return (timer.stop().cpuMs * 1000) / events;
 }
 
 export interface RecorderParts {

@@ -6,6 +6,12 @@ import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 
 const buf = Buffer.alloc(128);
 
+/** One thread's schedstat line: time on a CPU and time runnable but waiting for one, in ms. */
+export function parseSchedstat(line: string): { cpuMs: number; waitMs: number } {
+  const [run, wait] = line.split(' ');
+  return { cpuMs: Number(run ?? 0) / 1e6, waitMs: Number(wait ?? 0) / 1e6 };
+}
+
 /** Run-queue wait of one thread so far; `now()` is 0 where /proc is not there. */
 export class RunQueueWait {
   private fd: number | undefined;
@@ -23,7 +29,7 @@ export class RunQueueWait {
     if (this.fd === undefined) return 0;
     try {
       const n = readSync(this.fd, buf, 0, buf.length, 0);
-      return Number(buf.toString('latin1', 0, n).split(' ')[1] ?? 0) / 1e6;
+      return parseSchedstat(buf.toString('latin1', 0, n)).waitMs;
     } catch {
       return 0;
     }
