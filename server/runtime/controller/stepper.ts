@@ -3,6 +3,7 @@
 // mode stay in the queue, where the UI can see them; only a breakpoint that fires before a reconcile holds a
 // taken item (the worker that took it waits, and says so in the state).
 import type { ReconcileOutcome } from '../../../shared/protocol/events-controller';
+import { keyMatches, MAX_KEY_PATTERN_LENGTH } from './key-pattern';
 
 /** What a breakpoint waits for after a reconcile: one outcome, or any of error, terminalError and panic. */
 export type BreakOutcome = ReconcileOutcome | 'anyError';
@@ -83,18 +84,6 @@ export interface StepGate {
 
 const ERROR_OUTCOMES: ReadonlySet<ReconcileOutcome> = new Set(['error', 'terminalError', 'panic']);
 
-/** "*" matches any run of characters; everything else literally. */
-export function keyMatches(pattern: string | undefined, key: string): boolean {
-  if (pattern === undefined || pattern === '' || pattern === '*') return true;
-  if (!pattern.includes('*')) return pattern === key;
-  const re = new RegExp(`^${pattern.split('*').map(escapeRegExp).join('.*')}$`);
-  return re.test(key);
-}
-
-function escapeRegExp(s: string): string {
-  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 function outcomeMatches(want: BreakOutcome, got: ReconcileOutcome): boolean {
   return want === 'anyError' ? ERROR_OUTCOMES.has(got) : want === got;
 }
@@ -136,6 +125,11 @@ export class Stepper implements StepGate {
     const outcome = spec.outcome ?? (spec.onError ? 'anyError' : undefined);
     if (spec.key === undefined && outcome === undefined && spec.minAttempt === undefined) {
       throw new Error('a breakpoint needs a key pattern, an outcome or a minimum attempt');
+    }
+    if (spec.key !== undefined && spec.key.length > MAX_KEY_PATTERN_LENGTH) {
+      throw new Error(
+        `a breakpoint's key pattern is ${spec.key.length} characters; the limit is ${MAX_KEY_PATTERN_LENGTH}`,
+      );
     }
     if (spec.minAttempt !== undefined && !(Number.isInteger(spec.minAttempt) && spec.minAttempt >= 1)) {
       throw new Error(`a breakpoint's minimum attempt must be a whole number ≥ 1, got ${spec.minAttempt}`);
