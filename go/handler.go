@@ -38,8 +38,12 @@ func (h *tapHandler) Create(ctx context.Context, e event.CreateEvent, q rateLimi
 }
 
 func (h *tapHandler) Update(ctx context.Context, e event.UpdateEvent, q rateLimitingQueue) {
-	resync := e.ObjectOld != nil && e.ObjectNew != nil && e.ObjectOld.GetResourceVersion() == e.ObjectNew.GetResourceVersion()
-	h.run(q, "update", e.ObjectNew, resync, func(q rateLimitingQueue) { h.inner.Update(ctx, e, q) })
+	from := ""
+	if e.ObjectOld != nil {
+		from = e.ObjectOld.GetResourceVersion()
+	}
+	resync := e.ObjectNew != nil && from != "" && from == e.ObjectNew.GetResourceVersion()
+	h.runFrom(q, "update", e.ObjectNew, from, resync, func(q rateLimitingQueue) { h.inner.Update(ctx, e, q) })
 }
 
 func (h *tapHandler) Delete(ctx context.Context, e event.DeleteEvent, q rateLimitingQueue) {
@@ -51,6 +55,12 @@ func (h *tapHandler) Generic(ctx context.Context, e event.GenericEvent, q rateLi
 }
 
 func (h *tapHandler) run(q rateLimitingQueue, eventType string, obj client.Object, resync bool, call func(rateLimitingQueue)) {
+	h.runFrom(q, eventType, obj, "", resync, call)
+}
+
+// runFrom is run with the old object's resourceVersion of an update: every cause then names the span of
+// versions the event covers, whichever object (old or new) the handler mapped to a request.
+func (h *tapHandler) runFrom(q rateLimitingQueue, eventType string, obj client.Object, from string, resync bool, call func(rateLimitingQueue)) {
 	tq, ok := q.(*tapQueue)
 	if !ok || obj == nil {
 		call(q)
@@ -58,6 +68,9 @@ func (h *tapHandler) run(q rateLimitingQueue, eventType string, obj client.Objec
 	}
 	ref := refOf(obj, h.gvks.of(obj))
 	cause := protocol.EnqueueCause{Type: h.causeType, EventType: eventType, Source: &ref}
+	if from != ref.ResourceVersion {
+		cause.PreviousResourceVersion = from
+	}
 	if resync {
 		cause.Type = "resync"
 	}

@@ -500,6 +500,9 @@ type EnqueueCause struct {
 	EventType string `json:"eventType,omitempty"`
 	// The object whose event caused the enqueue (the owned object for "owner").
 	Source *ObjectRef `json:"source,omitempty"`
+	// On an update: the resourceVersion of the old object the event replaced, so the span of versions the
+	// event covers is known (a write whose version lies inside it was folded into this one event).
+	PreviousResourceVersion string `json:"previousResourceVersion,omitempty"`
 	// Free text for the UI, e.g. the error message of an errorBackoff.
 	Detail string `json:"detail,omitempty"`
 }

@@ -19,6 +19,11 @@ export interface EnqueueCause {
   eventType?: 'create' | 'update' | 'delete' | 'generic';
   /** The object whose event caused the enqueue (the owned object for "owner"). */
   source?: ObjectRef;
+  /**
+   * On an update: the resourceVersion of the old object the event replaced, so the span of versions the
+   * event covers is known (a write whose version lies inside it was folded into this one event).
+   */
+  previousResourceVersion?: string;
   /** Free text for the UI, e.g. the error message of an errorBackoff. */
   detail?: string;
 }

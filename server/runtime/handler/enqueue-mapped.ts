@@ -2,8 +2,14 @@
 import type { KubeObject } from '../../../shared/models/object';
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import { requestKey, type Request } from '../reconcile/reconcile';
-import { enqueue, lowPriorityFor, type EventHandler, type HandlerContext, type RequestQueue } from './eventhandler';
-import { objectRef } from '../cache/object-ref';
+import {
+  enqueue,
+  eventCause,
+  lowPriorityFor,
+  type EventHandler,
+  type HandlerContext,
+  type RequestQueue,
+} from './eventhandler';
 
 export type MapFunc = (ctx: HandlerContext, obj: KubeObject) => Request[] | Promise<Request[]>;
 
@@ -21,15 +27,15 @@ export function enqueueRequestsFromMapFunc(fn: MapFunc): EventHandler {
     const mapped = present.map((obj) => fn(ctx, obj));
     const add = (lists: Request[][]): void => {
       const seen = new Set<string>();
-      lists.forEach((reqs, i) => {
-        const source = objectRef(present[i] as KubeObject, gvk ?? '');
+      const cause = eventCause('mapped', eventType, objs, gvk);
+      for (const reqs of lists) {
         for (const req of reqs) {
           const key = requestKey(req);
           if (seen.has(key)) continue;
           seen.add(key);
-          enqueue(q, req, { type: 'mapped', eventType, source }, priority);
+          enqueue(q, req, cause, priority);
         }
-      });
+      }
     };
     // Stay synchronous for synchronous map functions so events reach the queue in order.
     if (mapped.every((m) => Array.isArray(m))) return add(mapped as Request[][]);

@@ -4,9 +4,8 @@ import type { KubeObject, OwnerReference } from '../../../shared/models/object';
 import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import { requestKey, type Request } from '../reconcile/reconcile';
 import { parseGroupVersion, toGVK, type GroupKind, type KindDescriptor } from '../client/gvk';
-import { enqueue, lowPriorityFor, type EventHandler, type RequestQueue } from './eventhandler';
+import { enqueue, eventCause, lowPriorityFor, type EventHandler, type RequestQueue } from './eventhandler';
 import { WELL_KNOWN_KINDS } from '../client/gvk';
-import { objectRef } from '../cache/object-ref';
 
 /** Answers whether a kind is namespaced (the RESTMapper's scope); may look it up asynchronously. */
 export type ScopeResolver = (gk: GroupKind) => boolean | Promise<boolean>;
@@ -90,14 +89,14 @@ export function enqueueRequestForOwner(opts: EnqueueRequestForOwnerOptions): Eve
     if (work.every((w) => w.refs.length === 0)) return;
     const add = (namespaced: boolean): void => {
       const seen = new Set<string>();
+      const cause = eventCause('owner', eventType, objs, gvk);
       for (const { obj, refs } of work) {
-        const source = objectRef(obj, gvk ?? '');
         for (const ref of refs) {
           const req: Request = { namespace: namespaced ? (obj.metadata.namespace ?? '') : '', name: ref.name };
           const key = requestKey(req);
           if (seen.has(key)) continue;
           seen.add(key);
-          enqueue(q, req, { type: 'owner', eventType, source, detail: `${ref.kind} ${ref.name}` }, priority);
+          enqueue(q, req, { ...cause, detail: `${ref.kind} ${ref.name}` }, priority);
         }
       }
     };

@@ -115,6 +115,34 @@ describe('EnqueueRequestForOwner', () => {
     );
     expect(keys(q).sort()).toEqual(['biz1/foo1-parent', 'biz2/foo2-parent']);
   });
+  it("traces every owner an update enqueues to the version the event delivered, not the old object's", () => {
+    // The old object named one owner and the new one another: both are enqueued, and both causes are the
+    // update that made rv 359 (from rv 319), so the write behind them can be found by that version.
+    const q = new FakeRequestQueue();
+    const before = {
+      ...owned('biz', [ref('old-parent')]),
+      metadata: { ...owned('biz', [ref('old-parent')]).metadata, resourceVersion: '319' },
+    };
+    const after = {
+      ...owned('biz', [ref('new-parent')]),
+      metadata: { ...owned('biz', [ref('new-parent')]).metadata, resourceVersion: '359' },
+    };
+    h.update(ctx, { objectOld: before, objectNew: after }, q);
+    expect(q.calls.map((c) => c.cause)).toEqual([
+      expect.objectContaining({
+        type: 'owner',
+        eventType: 'update',
+        source: expect.objectContaining({ resourceVersion: '359' }),
+        previousResourceVersion: '319',
+      }),
+      expect.objectContaining({
+        type: 'owner',
+        eventType: 'update',
+        source: expect.objectContaining({ resourceVersion: '359' }),
+        previousResourceVersion: '319',
+      }),
+    ]);
+  });
   it('de-duplicates the same owner on update', () => {
     const q = new FakeRequestQueue();
     h.update(ctx, { objectOld: owned('biz', [ref('foo-parent')]), objectNew: owned('biz', [ref('foo-parent')]) }, q);

@@ -5,6 +5,7 @@ import type { EnqueueCause } from '../../../shared/protocol/events-workqueue';
 import type { Request } from '../reconcile/reconcile';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../event/event';
 import type { AddOpts, TypedRateLimitingInterface } from '../workqueue/interfaces';
+import { objectRef } from '../cache/object-ref';
 
 /** What a handler runs with: the source's cancellation (Go's per-event context). */
 export interface HandlerContext {
@@ -124,6 +125,33 @@ export function isResync(e: UpdateEvent): boolean {
     e.objectNew !== undefined &&
     e.objectOld.metadata.resourceVersion === e.objectNew.metadata.resourceVersion
   );
+}
+
+/**
+ * The cause an event gives every request a handler makes from it: its source is the event's own object (the
+ * new one on updates), whichever object the handler mapped. The dashboard ties a cause to the write behind
+ * it by that ref's uid and resourceVersion, so an owner found through the old object must still be traced to
+ * the version the event delivered. On an update the old version is kept beside it: the span the event covers.
+ */
+export function eventCause(
+  type: EnqueueCause['type'],
+  eventType: NonNullable<EnqueueCause['eventType']>,
+  objs: readonly (KubeObject | undefined)[],
+  gvk: string | undefined,
+): EnqueueCause {
+  let obj: KubeObject | undefined;
+  let old: KubeObject | undefined;
+  for (const o of objs) {
+    if (!o) continue;
+    if (obj) old = obj;
+    obj = o;
+  }
+  const cause: EnqueueCause = { type, eventType };
+  if (!obj) return cause;
+  cause.source = objectRef(obj, gvk ?? '');
+  const from = old?.metadata.resourceVersion;
+  if (from !== undefined && from !== cause.source.resourceVersion) cause.previousResourceVersion = from;
+  return cause;
 }
 
 export function requestOf(obj: KubeObject): Request {
