@@ -10,9 +10,11 @@ const num: Check = (v) => typeof v === 'number';
 const optStr: Check = (v) => v === undefined || typeof v === 'string';
 const optNum: Check = (v) => v === undefined || typeof v === 'number';
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const ref: Check = (v) => isObject(v) && str(v.gvk) && str(v.name) && optStr(v.namespace) && optStr(v.resourceVersion);
+const ref: Check = (v) =>
+  isObject(v) && str(v.gvk) && str(v.name) && optStr(v.namespace) && optStr(v.resourceVersion) && optStr(v.uid);
 const optRef: Check = (v) => v === undefined || ref(v);
-const cause: Check = (v) => isObject(v) && str(v.type) && optRef(v.source) && optStr(v.eventType);
+const cause: Check = (v) =>
+  isObject(v) && str(v.type) && optRef(v.source) && optStr(v.eventType) && optStr(v.previousResourceVersion);
 const causes: Check = (v) => Array.isArray(v) && v.every(cause);
 const depth: Check = (v) => isObject(v) && num(v.ready) && num(v.waiting) && num(v.processing);
 const strings: Check = (v) => Array.isArray(v) && v.every(str);
@@ -48,7 +50,7 @@ const SHAPES: Record<string, Record<string, Check>> = {
   'queue.shutdown': { queue: str },
   'controller.lifecycle': { controller: str, phase: str, workers: optNum, forKind: optStr, error: optStr },
   'handler.event': { controller: str, handler: str, ref, keys: strings, filteredBy: optStr },
-  'reconcile.start': { controller: str, key: str, worker: num, causes, attempt: num },
+  'reconcile.start': { controller: str, key: str, worker: num, causes, attempt: num, reconcileId: optStr },
   'reconcile.end': {
     controller: str,
     key: str,
@@ -59,10 +61,12 @@ const SHAPES: Record<string, Record<string, Check>> = {
     requeueAfterMs: optNum,
   },
   'reconcile.stuck': { controller: str, key: str, worker: num, reason: str, sinceAbortMs: num },
-  'client.request': { controller: optStr, verb: str, ref, code: optNum, error: optStr },
-  'manager.lifecycle': { phase: str, group: optStr, error: optStr },
+  'client.request': { controller: optStr, verb: str, ref, code: optNum, error: optStr, reconcileId: optStr },
+  'manager.lifecycle': { phase: str, group: optStr, error: optStr, process: optStr },
   'module.lifecycle': { file: str, phase: str, generation: num, controllers: optStrings, error: moduleError },
-  'leaderelection.state': { lease: str, identity: str, phase: str, holder: optStr },
+  'leaderelection.state': { lease: str, identity: str, phase: str, holder: optStr, process: optStr },
+  'bridge.process': { process: str, address: str, phase: str, reason: optStr, missed: optNum },
+  'bridge.dropped': { process: str, dropped: num, total: num },
 };
 
 /**

@@ -11,7 +11,10 @@ export interface BridgeProcessEvent {
   phase: 'connected' | 'resumed' | 'gone';
   /** Why it is gone, or what a resume could not recover. */
   reason?: string;
-  /** Events the process sent before a reconnect that the dashboard never received. */
+  /**
+   * Events the process emitted that the dashboard never received: before a reconnect, or (on the first
+   * connect) already evicted from the process's buffer. While any were missed, the view is incomplete.
+   */
   missed?: number;
 }
 

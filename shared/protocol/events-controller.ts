@@ -79,6 +79,8 @@ export interface ManagerLifecycleEvent {
   phase: 'starting' | 'started' | 'stopping' | 'stopped' | 'error';
   group?: 'HTTPServers' | 'Webhooks' | 'Caches' | 'Others' | 'WarmupRunnables' | 'LeaderElection';
   error?: string;
+  /** The attached process whose manager this is (set by the attach side); absent for the dashboard's own. */
+  process?: string;
 }
 
 /**
@@ -112,6 +114,8 @@ export interface LeaderElectionEvent {
   identity: string;
   phase: 'acquiring' | 'acquired' | 'renewed' | 'lost' | 'released' | 'observed';
   holder?: string;
+  /** The attached process that reported it (set by the attach side); absent for the dashboard's own. */
+  process?: string;
 }
 
 /**

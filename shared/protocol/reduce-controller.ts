@@ -5,20 +5,25 @@ import type { EnqueueCause } from './events-workqueue';
 import type { WorkqueueEvent } from './events-workqueue';
 import type { Draft } from './reduce-draft';
 import type { ReconcileOutcome } from './reconcile-outcomes';
-import { evaluateHotLoop, expireHotLoops, findSelfCause, recordWrite } from './reduce-hotloop';
+import { addPending, attributeCauses, resolvePending } from './reduce-attribution';
+import { evaluateHotLoop, expireHotLoops } from './reduce-hotloop';
+import { recordWrite } from './reduce-writes';
 import { unhandled } from './reduce-exhaustive';
 import { evictKeys, keyAdded } from './reduce-evict';
 import { moduleLifecycle } from './reduce-module';
+import { leaderElection, managerLifecycle } from './reduce-manager';
+import { processOfName } from './reduce-process';
 import { notable } from './reduce-notable';
 import { seriesPoint } from './reduce-series';
 import type { BackoffStep, ControllerSeriesPoint, ControllerView, KeyView, ReconcileRecord } from './view';
-import { countIn, dict } from './records';
+import { countIn, dict, lookup } from './records';
 import { emptyHistogram } from './view';
 
 type Stamped<E> = E & { seq: number; ts: number };
 
 const ERROR_OUTCOMES = new Set(['error', 'terminalError', 'panic']);
 const RETRY_CAUSES = new Set(['errorBackoff', 'requeue']);
+const READ_VERBS = new Set(['get', 'list']);
 
 export function newController(name: string, ts: number): ControllerView {
   return {
@@ -95,6 +100,10 @@ export function controllerOf(d: Draft, name: string, ts: number): ControllerView
   const all = d.childRecord(d.view, 'controllers');
   const existing = all[name];
   const c = existing ? d.own(existing) : d.made(newController(name, ts));
+  if (!existing) {
+    const p = processOfName(d.view, name);
+    if (p !== undefined) c.process = p;
+  }
   // Later touches in the same batch find their own copy already in place.
   if (c !== existing) {
     all[name] = c;
@@ -242,6 +251,7 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       const c = controllerOf(d, ev.controller, ev.ts);
       c.phase = ev.phase;
       c.phaseSince = ev.ts;
+      if (c.process !== undefined) c.incarnation = lookup(d.view.processes, c.process)?.incarnation ?? 1;
       if (ev.workers !== undefined) c.workers = ev.workers;
       if (ev.forKind) c.forKind = ev.forKind;
       if (ev.error) c.lastError = ev.error;
@@ -295,46 +305,20 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       const reqs = d.childRecord(cl, 'requests');
       reqs[ev.verb] = (reqs[ev.verb] ?? 0) + 1;
       if (ev.cached) cl.cached++;
-      const failed = ev.error !== undefined || (ev.code !== undefined && ev.code >= 400);
-      if (failed) cl.errors++;
+      // A read that finds nothing is an answer the reconciler handles (client.IgnoreNotFound), not an error.
+      if (ev.code === 404 && READ_VERBS.has(ev.verb)) cl.notFound = (cl.notFound ?? 0) + 1;
+      else if (ev.error !== undefined || (ev.code !== undefined && ev.code >= 400)) cl.errors++;
       if (ev.code === 409) cl.conflicts++;
-      recordWrite(d, c, ev);
+      const w = recordWrite(d, c, ev);
+      if (w && w.error === undefined) resolvePending(d, c, { write: w });
       return;
     }
-    case 'manager.lifecycle': {
-      const prev = d.view.manager;
-      const groups = dict<string>();
-      if (prev) for (const g of Object.keys(prev.groups)) groups[g] = prev.groups[g] as string;
-      const m = prev ? { ...prev, groups } : { phase: 'unknown', since: ev.ts, groups };
-      if (ev.group) m.groups[ev.group] = ev.phase;
-      else {
-        m.phase = ev.phase;
-        m.since = ev.ts;
-      }
-      if (ev.error) {
-        m.error = ev.error;
-        notable(d, ev, 'error', `manager: ${ev.error}`);
-      }
-      d.view.manager = m;
-      return;
-    }
+    case 'manager.lifecycle':
+      return managerLifecycle(d, ev);
     case 'module.lifecycle':
       return moduleLifecycle(d, ev);
-    case 'leaderelection.state': {
-      const leaders = d.childRecord(d.view, 'leaders');
-      const prev = leaders[ev.lease];
-      leaders[ev.lease] = {
-        lease: ev.lease,
-        identity: ev.identity,
-        phase: ev.phase,
-        since: prev && prev.phase === ev.phase ? prev.since : ev.ts,
-        ...(ev.holder !== undefined ? { holder: ev.holder } : {}),
-      };
-      if (ev.phase === 'acquired' || ev.phase === 'lost') {
-        notable(d, ev, ev.phase === 'lost' ? 'warn' : 'info', `leader election ${ev.lease}: ${ev.phase}`);
-      }
-      return;
-    }
+    case 'leaderelection.state':
+      return leaderElection(d, ev);
     default:
       unhandled(ev);
   }
@@ -348,7 +332,8 @@ function reconcileStart(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: '
   const dropped =
     Math.max(0, all.length - limits.maxCausesPerReconcile) + (ev.causes.length ? 0 : k.pendingCausesDropped);
   const causes = all.slice(0, limits.maxCausesPerReconcile);
-  const self = findSelfCause(c, causes, ev.ts, limits.hotLoopWindowMs);
+  const attributed = attributeCauses(d, c, ev.key, causes);
+  const self = attributed.self;
   const rec: ReconcileRecord = {
     seq: ev.seq,
     worker: ev.worker,
@@ -359,6 +344,7 @@ function reconcileStart(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: '
     selfCaused: self !== undefined,
     writes: 0,
     ...(self ? { selfCause: self } : {}),
+    attributions: attributed.attributions,
   };
   k.pendingCauses = [];
   k.pendingCausesDropped = 0;
@@ -368,9 +354,16 @@ function reconcileStart(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: '
   d.made(rec);
   setState(k, 'processing', ev.ts);
   const workers = d.childRecord(c, 'workerStates');
-  workers[String(ev.worker)] = { worker: ev.worker, key: ev.key, since: ev.ts, reconcileSeq: ev.seq };
+  workers[String(ev.worker)] = {
+    worker: ev.worker,
+    key: ev.key,
+    since: ev.ts,
+    reconcileSeq: ev.seq,
+    ...(ev.reconcileId !== undefined ? { reconcileId: ev.reconcileId } : {}),
+  };
   c.activeWorkers = countActive(workers);
   point(d, c, ev.ts).activeWorkers = c.activeWorkers;
+  addPending(d, c, ev.key, rec, attributed.pending);
   evaluateHotLoop(d, c, k, ev);
   expireHotLoops(d, c, ev.ts);
 }
@@ -397,6 +390,7 @@ function finishedRecord(
     outcome,
   };
   if (last.selfCause) rec.selfCause = last.selfCause;
+  if (last.attributions) rec.attributions = last.attributions;
   return rec;
 }
 
@@ -440,6 +434,7 @@ function reconcileEnd(d: Draft, ev: Stamped<Extract<ControllerEvent, { kind: 're
   if (w && w.key === ev.key) workers[String(ev.worker)] = { worker: ev.worker, since: ev.ts };
   c.activeWorkers = countActive(workers);
   p.activeWorkers = c.activeWorkers;
+  if (w?.reconcileSeq !== undefined && w.key === ev.key) resolvePending(d, c, { endedSeq: w.reconcileSeq });
 }
 
 function countActive(workers: ControllerView['workerStates']): number {

@@ -5,6 +5,7 @@
 import type { CacheEvent } from './events-cache';
 import type { ControllerEvent } from './events-controller';
 import type { WorkqueueEvent } from './events-workqueue';
+import type { BridgeEvent } from './events-bridge';
 
 /** Reached only for kinds from a newer peer (the wire promises additions only): they stay in the log. */
 export function unhandled(ev: never): void {
@@ -25,6 +26,7 @@ export const CONTROLLER_BLOCKS = [
   'module',
   'leaderelection',
 ] as const;
+export const BRIDGE_BLOCKS = ['bridge'] as const;
 
 /** true when the listed blocks are exactly the blocks of the union's kinds. */
 type SameBlocks<Listed, Kinds> = [Exclude<BlockOf<Kinds>, Listed>] extends [never]
@@ -37,3 +39,4 @@ type SameBlocks<Listed, Kinds> = [Exclude<BlockOf<Kinds>, Listed>] extends [neve
 export const CACHE_BLOCKS_COMPLETE: SameBlocks<(typeof CACHE_BLOCKS)[number], CacheEvent['kind']> = true;
 export const WORKQUEUE_BLOCKS_COMPLETE: SameBlocks<(typeof WORKQUEUE_BLOCKS)[number], WorkqueueEvent['kind']> = true;
 export const CONTROLLER_BLOCKS_COMPLETE: SameBlocks<(typeof CONTROLLER_BLOCKS)[number], ControllerEvent['kind']> = true;
+export const BRIDGE_BLOCKS_COMPLETE: SameBlocks<(typeof BRIDGE_BLOCKS)[number], BridgeEvent['kind']> = true;

@@ -1,6 +1,7 @@
 // The cache half of reduce(): reflector sessions, FIFO pending deltas, store size, informer lifecycle.
 import type { CacheEvent } from './events-cache';
 import type { Draft } from './reduce-draft';
+import { processOfName } from './reduce-process';
 import { countIn, dict, lookup } from './records';
 import { unhandled } from './reduce-exhaustive';
 import { notable } from './reduce-notable';
@@ -72,6 +73,10 @@ function informerOf(d: Draft, id: string, ts: number): InformerView {
   const all = d.childRecord(d.view, 'informers');
   const existing = all[id];
   const inf = existing ? d.own(existing) : d.made(newInformer(id, ts));
+  if (!existing) {
+    const p = processOfName(d.view, id);
+    if (p !== undefined) inf.process = p;
+  }
   if (inf !== existing) {
     all[id] = inf;
     d.touchedInformers.add(id);
@@ -342,6 +347,9 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       inf.syncedAt = ts;
       inf.syncDurationMs = ev.durationMs;
       inf.syncedItems = ev.items;
+      // Versions up to here may have been written before this run of the informer began (see view.ts).
+      if (inf.syncedAtRv === undefined && inf.lastResourceVersion !== undefined)
+        inf.syncedAtRv = inf.lastResourceVersion;
       notable(d, ev, 'info', `${ev.informer}: synced ${ev.items} objects in ${ev.durationMs} ms`, {
         informer: ev.informer,
       });
@@ -349,8 +357,13 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
     }
     case 'informer.lifecycle': {
       if (ev.fifo) inf.fifo = ev.fifo;
-      if (ev.phase === 'started') inf.started = true;
-      else if (ev.phase === 'stopped') inf.started = false;
+      if (inf.process !== undefined) inf.incarnation = lookup(d.view.processes, inf.process)?.incarnation ?? 1;
+      if (ev.phase === 'started') {
+        inf.started = true;
+        // A new run of the informer (a restarted process, a reloaded module) lists again: what its process
+        // wrote before it started may not all have been seen.
+        delete inf.syncedAtRv;
+      } else if (ev.phase === 'stopped') inf.started = false;
       else if (ev.handler) {
         const without = inf.handlers.filter((h) => h !== ev.handler);
         inf.handlers = ev.phase === 'handlerAdded' ? [...without, ev.handler] : without;

@@ -357,10 +357,11 @@ describe('hot-loop detection', () => {
 
   it('flags a key re-triggered by its own status writes, with the write as evidence', () => {
     const s = new EventScript();
+    // Each reconcile's status write makes the version the next reconcile's event delivers.
     for (let i = 0; i < 12; i++) {
       s.reconcileCycle('widgets', 'default/w', {
         cause: { type: 'event', eventType: 'update', source: { ...own, resourceVersion: String(i) } },
-        writes: [{ verb: 'updateStatus', ref: own }],
+        writes: [{ verb: 'updateStatus', ref: { ...own, resourceVersion: String(i + 1) } }],
       });
       s.advance(200);
     }
@@ -382,12 +383,12 @@ describe('hot-loop detection', () => {
     const other = { gvk: 'v1/Pod', namespace: 'default', name: 'p' };
     for (let i = 0; i < 12; i++) {
       s.reconcileCycle('widgets', 'default/w', {
-        cause: { type: 'owner', eventType: 'update', source: { ...other, resourceVersion: `p${i}` } },
-        writes: [{ verb: 'patch', ref: own }],
+        cause: { type: 'owner', eventType: 'update', source: { ...other, resourceVersion: String(2 * i + 1) } },
+        writes: [{ verb: 'patch', ref: { ...own, resourceVersion: String(2 * i + 2) } }],
       });
       s.advance(100);
       s.reconcileCycle('widgets', 'default/w', {
-        cause: { type: 'event', eventType: 'update', source: { ...own, resourceVersion: `w${i}` } },
+        cause: { type: 'event', eventType: 'update', source: { ...own, resourceVersion: String(2 * i + 2) } },
       });
       s.advance(100);
     }
@@ -410,8 +411,8 @@ describe('hot-loop detection', () => {
     const s = new EventScript();
     for (let i = 0; i < 12; i++) {
       s.reconcileCycle('widgets', 'default/w', {
-        cause: { type: 'event', eventType: 'update', source: own },
-        writes: [{ verb: 'updateStatus', ref: own }],
+        cause: { type: 'event', eventType: 'update', source: { ...own, resourceVersion: String(i) } },
+        writes: [{ verb: 'updateStatus', ref: { ...own, resourceVersion: String(i + 1) } }],
       });
       s.advance(100);
     }

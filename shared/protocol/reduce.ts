@@ -13,7 +13,9 @@ import { eventProblem } from './event-check';
 import { Draft } from './reduce-draft';
 import { applyControllerEvent, applyWorkqueueEvent } from './reduce-controller';
 import { applyCacheEvent } from './reduce-informer';
-import { CACHE_BLOCKS, CONTROLLER_BLOCKS, WORKQUEUE_BLOCKS } from './reduce-exhaustive';
+import { BRIDGE_BLOCKS, CACHE_BLOCKS, CONTROLLER_BLOCKS, WORKQUEUE_BLOCKS } from './reduce-exhaustive';
+import { applyBridgeEvent } from './reduce-process';
+import type { BridgeEvent } from './events-bridge';
 import { notable } from './reduce-notable';
 import { ratePerSecond } from './reduce-series';
 import { MAX_REDUCER_ERRORS } from './view';
@@ -150,12 +152,14 @@ function apply(d: Draft, ev: StampedEvent): void {
   if (CACHE.has(block)) applyCacheEvent(d, ev as Stamped<CacheEvent>);
   else if (WORKQUEUE.has(block)) applyWorkqueueEvent(d, ev as Stamped<WorkqueueEvent>);
   else if (CONTROLLER.has(block)) applyControllerEvent(d, ev as Stamped<ControllerEvent>);
+  else if (BRIDGE.has(block)) applyBridgeEvent(d, ev as Stamped<BridgeEvent>);
   // Otherwise a kind from a newer server: kept in the log, otherwise ignored (kinds are only ever added).
 }
 
 const CACHE: ReadonlySet<string> = new Set(CACHE_BLOCKS);
 const WORKQUEUE: ReadonlySet<string> = new Set(WORKQUEUE_BLOCKS);
 const CONTROLLER: ReadonlySet<string> = new Set(CONTROLLER_BLOCKS);
+const BRIDGE: ReadonlySet<string> = new Set(BRIDGE_BLOCKS);
 
 /** Kind → its block (the part before the dot), remembered so the hot path allocates no substring. */
 const BLOCKS = new Map<string, string>();

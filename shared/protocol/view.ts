@@ -161,6 +161,15 @@ export interface InformerSeriesPoint {
 
 export interface InformerView {
   id: InformerId;
+  /** The attached process it runs in; absent for this dashboard's own process. */
+  process?: string;
+  /** The process's incarnation its last lifecycle event came from. */
+  incarnation?: number;
+  /**
+   * The resourceVersion the informer had reached when it first synced: versions at or below it may have been
+   * written before the process started, so no cause at or below it is attributed by absence.
+   */
+  syncedAtRv?: string;
   state: ReflectorState;
   stateSince: number;
   stateReason: string;
@@ -206,10 +215,18 @@ export interface ReconcileRecord {
   /** Every cause this reconcile absorbed (capped at limits.maxCausesPerReconcile). */
   causes: EnqueueCause[];
   causesDropped: number;
-  /** true when some cause was an event about an object this controller had just written. */
+  /**
+   * true when some cause's event delivered exactly the version a write of this controller produced (same
+   * object uid and resourceVersion): the controller's own write came back to it. Never inferred.
+   */
   selfCaused: boolean;
   /** The self-caused trigger and the write behind it, when selfCaused. */
   selfCause?: { cause: EnqueueCause; write: WriteRecord };
+  /**
+   * Who made the version each cause's event delivered, aligned with `causes` (null for a cause with no
+   * event behind it: a requeue, an error backoff, a manual add). Absent on records from older servers.
+   */
+  attributions?: (CauseAttribution | null)[];
   /** Writes this reconcile made (verb + object), counted. */
   writes: number;
 }
@@ -273,13 +290,64 @@ export interface HotLoop {
   key: MetaNamespaceKey;
   detectedAt: number;
   lastTs: number;
+  /**
+   * The reconciles counted: the newest ones of the key (at most 2 × hotLoopThreshold + 1), all within
+   * windowMs, spread over spanMs. Every figure of the headline comes from these same reconciles.
+   */
   reconcilesInWindow: number;
+  /** The detection window (limits.hotLoopWindowMs) the counted reconciles fall inside. */
   windowMs: number;
-  /** Share of the window's reconciles caused by the controller's own writes. */
+  /** From the first counted reconcile's start to the last's (absent in views from older servers). */
+  spanMs?: number;
+  /** Counted reconciles that continued a chain of the controller's own writes, exactly by resourceVersion. */
+  selfCount?: number;
+  /** selfCount / reconcilesInWindow. */
   selfRatio: number;
-  /** Reconciles per second over the window. */
+  /** Reconciles per second over spanMs: (reconcilesInWindow - 1) / spanMs. */
   rate: number;
   evidence: HotLoopEvidence[];
+}
+
+/**
+ * Who made the version of an object an event delivered, and how that was decided (see reduce-attribution.ts):
+ * - 'self': this controller's write produced it; 'controller': another controller here did (named);
+ * - 'other': no write of this controller produced it — another client's write;
+ * - 'unknown': it cannot be told from what the dashboard has seen (`why` says what is missing).
+ */
+export type CauseWriter = 'self' | 'controller' | 'other' | 'unknown';
+
+/**
+ * How a writer was decided. Exact: 'rv' (the event's uid and resourceVersion are those the write's response
+ * carried), 'absence' (every write this controller made to the object is known and none produced that
+ * version). Inferred: 'span' (the write's version lies inside the span an update covers, so the event folded
+ * it in with later changes), 'uid' (a delete of that object whose resulting version the client did not see).
+ */
+export type AttributionBasis = 'rv' | 'absence' | 'span' | 'uid';
+
+export interface CauseAttribution {
+  writer: CauseWriter;
+  /** How it was decided; absent while unknown. */
+  basis?: AttributionBasis;
+  /** The write behind it (self, controller, or an inferred match). */
+  write?: { seq: number; ts: number; verb: string; resourceVersion?: string; key?: MetaNamespaceKey };
+  /** For 'controller': which one. */
+  controller?: ControllerName;
+  /** For 'unknown': what is missing to decide. */
+  why?: string;
+}
+
+/** A cause whose writer waits on reconciles that were running when it was attributed (their writes may be in flight). */
+export interface PendingAttribution {
+  key: MetaNamespaceKey;
+  /** The reconcile record (its seq) and the index of the cause in it. */
+  recordSeq: number;
+  cause: number;
+  /** refId of the object and the version to find. */
+  object: string;
+  resourceVersion: string;
+  uid?: string;
+  /** Seqs of the reconcile starts still running; resolved once none is left. */
+  waitingFor: number[];
 }
 
 export interface WriteRecord {
@@ -295,7 +363,16 @@ export interface WriteRecord {
    * Earlier successful writes to the same object, newest last (at most 8), so an event can be matched to the
    * exact write whose resourceVersion it carries when several writes are in flight.
    */
-  earlier?: { seq: number; ts: number; verb: string; resourceVersion: string; fromSelfCaused?: boolean }[];
+  earlier?: {
+    seq: number;
+    ts: number;
+    verb: string;
+    resourceVersion: string;
+    uid?: string;
+    fromSelfCaused?: boolean;
+  }[];
+  /** The newest resourceVersion among this object's writes that fell off `earlier`. */
+  forgottenUpToRv?: string;
   /**
    * The reconcile that wrote was itself caused by one of this controller's writes. A loop is a chain of these;
    * a controller that writes once and then finds nothing to do (settling) never makes one.
@@ -332,6 +409,8 @@ export interface WorkerView {
   key?: MetaNamespaceKey;
   since: number;
   reconcileSeq?: number;
+  /** The running reconcile's id, when its producer sends one: writes carrying it are that reconcile's. */
+  reconcileId?: string;
 }
 
 export interface HandlerCounters {
@@ -345,12 +424,19 @@ export interface ClientCounters {
   /** Per verb: requests made. */
   requests: Record<string, number>;
   cached: number;
+  /** Failed requests, reads that found nothing aside. */
   errors: number;
   conflicts: number;
+  /** Gets and lists answered 404 NotFound: an answer reconcilers handle, counted apart from errors. */
+  notFound?: number;
 }
 
 export interface ControllerView {
   name: ControllerName;
+  /** The attached process it runs in; absent for this dashboard's own process. */
+  process?: string;
+  /** The process's incarnation its last lifecycle event came from (an older one: the process restarted since). */
+  incarnation?: number;
   phase: string;
   phaseSince: number;
   forKind?: string;
@@ -377,6 +463,13 @@ export interface ControllerView {
   evictedKeys: number;
   hotLoops: HotLoop[];
   writes: Record<string, WriteRecord>;
+  /**
+   * The newest resourceVersion among writes the view no longer remembers (trimmed to maxWritesPerController,
+   * or beyond a record's earlier list): a cause at or below it cannot be decided by absence.
+   */
+  forgottenWritesUpToRv?: string;
+  /** Causes waiting to be attributed by absence until running reconciles end (at most MAX_PENDING_ATTRIBUTIONS). */
+  pendingAttributions?: PendingAttribution[];
   shutDown: boolean;
   /** GVKs (informer ids) of the objects this controller's handlers have received events for; web map edges. */
   watches?: string[];
@@ -420,10 +513,54 @@ export interface ManagerView {
 
 export interface LeaderView {
   lease: string;
+  /** The identity of the replica that reported last (kept for older views; see replicas). */
   identity: string;
   phase: string;
   holder?: string;
   since: number;
+  /**
+   * Every replica that took part in this lease's election, by identity: what each last reported. Which one
+   * leads is derived with the processes' liveness (replicaRoles in liveness.ts), never stored.
+   */
+  replicas?: Record<string, LeaderReplica>;
+}
+
+export interface LeaderReplica {
+  identity: string;
+  /** The attached process it runs in (its hello identity); absent for this dashboard's own process. */
+  process?: string;
+  phase: LeaderElectionPhase;
+  since: number;
+  /** The holder it last saw, when it reported one. */
+  holder?: string;
+  /** seq of its last report: the latest 'acquired' across replicas is the current leader. */
+  seq: number;
+}
+
+export type LeaderElectionPhase = 'acquiring' | 'acquired' | 'renewed' | 'lost' | 'released' | 'observed';
+
+/**
+ * A process the dashboard attached to (a Go manager through the bridge): whether it is connected, and
+ * whether every event it emitted reached the view. Everything it owns (manager, lease, informers,
+ * controllers) is gone when it is (liveness.ts derives that; nothing is copied onto the parts).
+ */
+export interface ProcessView {
+  process: string;
+  address: string;
+  state: 'connected' | 'gone';
+  since: number;
+  /** Why it is gone, or what a reconnect could not recover. */
+  reason?: string;
+  /** Starts with 1; each connect to a new run of the process (a new epoch) adds one. */
+  incarnation: number;
+  /**
+   * true while the view holds every event the process emitted since it started: no events evicted from
+   * its buffer before the first connect, none missed across a reconnect, none dropped by the bridge.
+   * Claims that need every write to be known (a cause "by absence") are only made while it holds.
+   */
+  complete: boolean;
+  /** Its manager's lifecycle. */
+  manager?: ManagerView;
 }
 
 export type { ModuleReload, ModuleView } from './view-modules';
@@ -440,6 +577,8 @@ export interface RuntimeView {
   controllers: Record<ControllerName, ControllerView>;
   manager?: ManagerView;
   leaders: Record<string, LeaderView>;
+  /** Attached processes by identity (absent in views from older servers, and empty when none is attached). */
+  processes?: Record<string, ProcessView>;
   /** User modules run by `controller-scope run`, in the order they were first seen. */
   modules: ModuleView[];
   /** Recent raw events, newest last. */
@@ -462,6 +601,7 @@ export function createView(limits: Partial<ViewLimits> = {}): RuntimeView {
     informers: dict(),
     controllers: dict(),
     leaders: dict(),
+    processes: dict(),
     modules: [],
     log: [],
     notable: [],

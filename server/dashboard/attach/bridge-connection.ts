@@ -3,6 +3,7 @@
 // cannot be reached, instead of going silent.
 import type { KubeObject } from '../../../shared/models/object';
 import type { BridgeHello } from '../../../shared/protocol/events-bridge';
+import type { RuntimeEvent } from '../../../shared/protocol/events';
 import type { Probe } from '../../runtime/instrumentation/probe';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { intoLane, laneName } from './lanes';
@@ -163,11 +164,13 @@ export class BridgeConnection {
     const sameProcess = this.epoch === hello.epoch;
     if (!sameProcess) this.lastSeq = 0;
     const resumed = sameProcess && this.reported !== 'none';
+    // Events the process emitted that will never arrive: evicted from its buffer before this connect (on
+    // a first connect, everything before its oldest held event), or since the last one received.
     const missed = Math.max(0, hello.firstSeq - this.lastSeq - 1);
     this.hello = hello;
     this.epoch = hello.epoch;
     this.state = 'connected';
-    this.report(resumed ? 'resumed' : 'connected', undefined, this.lastSeq > 0 && missed > 0 ? missed : undefined);
+    this.report(resumed ? 'resumed' : 'connected', undefined, missed > 0 ? missed : undefined);
     this.resolveFirst();
     this.log(
       `${resumed ? 'resumed' : 'connected to'} ${hello.process} (controllers: ${hello.controllers.join(', ') || 'none yet'})`,
@@ -209,7 +212,7 @@ export class BridgeConnection {
       if (!this.hello.steppable.includes(w.event.controller)) this.hello.steppable.push(w.event.controller);
     }
     this.lastSeq = w.seq;
-    if (this.o.probe.enabled) this.o.probe.emit(intoLane(w.event, this.lane));
+    if (this.o.probe.enabled) this.o.probe.emit(ownedBy(intoLane(w.event, this.lane), this.process));
   }
 
   private gone(reason: string): void {
@@ -242,6 +245,15 @@ export class BridgeConnection {
       ...(missed ? { missed } : {}),
     });
   }
+}
+
+/**
+ * Names the process on the events that carry no controller or informer name to put in a lane (its manager,
+ * its leader election): the view keeps each process's manager and each replica's view of a lease apart.
+ */
+function ownedBy(ev: RuntimeEvent, process: string): RuntimeEvent {
+  if (ev.kind === 'manager.lifecycle' || ev.kind === 'leaderelection.state') ev.process = process;
+  return ev;
 }
 
 function isKubeObject(v: unknown): v is KubeObject {

@@ -1,17 +1,9 @@
 // When several processes are attached, each one's controllers, queues and informers get a lane: their names
 // are prefixed with the process identity, so two replicas of one controller stay apart in every panel.
 import type { RuntimeEvent } from '../../../shared/protocol/events';
+import { laneName } from '../../../shared/protocol/lanes';
 
-/** The name a process's controller, queue or informer has in the dashboard. */
-export function laneName(lane: string | undefined, name: string): string {
-  return lane ? `[${lane}] ${name}` : name;
-}
-
-/** Splits a dashboard name back into its lane and the process's own name. */
-export function splitLaneName(name: string): { lane?: string; name: string } {
-  const m = /^\[([^\]]+)\] (.*)$/s.exec(name);
-  return m ? { lane: m[1] as string, name: m[2] as string } : { name };
-}
+export { laneName, splitLaneName } from '../../../shared/protocol/lanes';
 
 /** Rewrites, in place, the names an event carries so they sit in the process's lane. */
 export function intoLane(ev: RuntimeEvent, lane: string | undefined): RuntimeEvent {

@@ -252,8 +252,8 @@ describe('RestClient', () => {
         kind: 'client.request',
         controller: undefined,
         verb: 'create',
-        // The resourceVersion the write produced, so the dashboard can match its watch event exactly.
-        ref: { gvk: 'v1/ConfigMap', namespace: 'default', name: 'a', resourceVersion: '101' },
+        // The uid and resourceVersion the write produced, so the dashboard can match its watch event exactly.
+        ref: { gvk: 'v1/ConfigMap', namespace: 'default', name: 'a', resourceVersion: '101', uid: 'uid-101' },
         cached: false,
         durationMs: 0,
       },

@@ -3,6 +3,7 @@
 // scope, and every call goes to the API server. Reads through here are what GetAPIReader() serves.
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
 import type { ClientRequestEvent } from '../../../shared/protocol/events-controller';
+import type { ObjectRef } from '../../../shared/protocol/ids';
 import type { Probe } from '../instrumentation/probe';
 import { NOOP_PROBE } from '../instrumentation/probe';
 import type { Clock } from '../util/clock';
@@ -189,19 +190,20 @@ export class RestClient implements Client {
     };
     // Writes made inside a reconcile are attributed to its controller, which is how the dashboard ties a
     // reconcile's own writes to the events they cause (hot-loop evidence).
-    const controller = this.controller ?? currentReconcileScope()?.controller;
+    const scope = currentReconcileScope();
+    const controller = this.controller ?? scope?.controller;
+    const reconcileId = scope !== undefined && scope.controller === controller ? scope.reconcileID : undefined;
     try {
       const out = await fn();
       if (this.probe.enabled) {
-        // The resourceVersion a write produced is what its watch event will carry: it ties the two exactly.
-        const rv = (out as { metadata?: { resourceVersion?: unknown } } | undefined)?.metadata?.resourceVersion;
         this.probe.emit({
           kind: 'client.request',
           controller,
           verb,
-          ref: typeof rv === 'string' ? { ...ref, resourceVersion: rv } : ref,
+          ref: withResult(ref, out),
           cached: false,
           durationMs: this.clock.now() - start,
+          ...(reconcileId !== undefined ? { reconcileId } : {}),
         });
       }
       return out;
@@ -216,11 +218,26 @@ export class RestClient implements Client {
           durationMs: this.clock.now() - start,
           code: err instanceof ApiError ? err.code : undefined,
           error: errorMessage(err),
+          ...(reconcileId !== undefined ? { reconcileId } : {}),
         });
       }
       throw err;
     }
   }
+}
+
+/**
+ * The written object's uid and the resourceVersion the server gave it: what its watch event will carry,
+ * which ties the two exactly. A delete answered with a Status (no object) leaves both unknown.
+ */
+function withResult(ref: ObjectRef, out: unknown): ObjectRef {
+  const meta = (out as { kind?: unknown; metadata?: { resourceVersion?: unknown; uid?: unknown } } | undefined)
+    ?.metadata;
+  if ((out as { kind?: unknown } | undefined)?.kind === 'Status' || !meta) return ref;
+  const r: ObjectRef = { ...ref };
+  if (typeof meta.uid === 'string' && meta.uid !== '') r.uid = meta.uid;
+  if (typeof meta.resourceVersion === 'string' && meta.resourceVersion !== '') r.resourceVersion = meta.resourceVersion;
+  return r;
 }
 
 /** client.New(config): an HttpClient, a lazy DynamicRESTMapper and a RestClient over them. */

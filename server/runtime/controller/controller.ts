@@ -325,6 +325,9 @@ export class Controller {
     const key = requestKey(req);
     const started = this.clock.now();
     const attempt = queue.numRequeues(req) + 1;
+    // Made before the start is reported, so the start, the end and every write between carry the same id:
+    // the dashboard ties a write to the reconcile that made it by this id, not by which worker was busy.
+    const reconcileID = randomUUID();
     if (this.probe.enabled) {
       this.probe.emit({
         kind: 'reconcile.start',
@@ -333,9 +336,10 @@ export class Controller {
         worker,
         causes,
         attempt,
+        reconcileId: reconcileID,
       });
     }
-    const { result, err, hasErr, panicked, timedOut } = await this.reconcile(req, worker);
+    const { result, err, hasErr, panicked, timedOut } = await this.reconcile(req, worker, reconcileID);
     if (timedOut) this.metrics.reconcileTimeouts.inc({ controller: this.name });
     if (hasErr) {
       this.log.error(err, 'Reconciler error', { object: key, namespace: req.namespace, name: req.name });
@@ -361,6 +365,7 @@ export class Controller {
         worker,
         durationMs: elapsed,
         outcome: handled.outcome,
+        reconcileId: reconcileID,
         // Bounded: the message travels into the view, the notable log and recordings.
         ...(hasErr ? { error: errorMessage(err).slice(0, MAX_ERROR_CHARS) } : {}),
         ...(handled.requeueAfterMs !== undefined ? { requeueAfterMs: handled.requeueAfterMs } : {}),
@@ -374,6 +379,7 @@ export class Controller {
   private async reconcile(
     req: Request,
     worker: number,
+    reconcileID: string,
   ): Promise<{
     result: Result | void;
     err: unknown;
@@ -381,7 +387,6 @@ export class Controller {
     panicked: boolean;
     timedOut: boolean;
   }> {
-    const reconcileID = randomUUID();
     const log = this.log.withValues({
       object: requestKey(req),
       namespace: req.namespace,

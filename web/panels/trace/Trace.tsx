@@ -29,8 +29,9 @@ function HotLoopCard({ h }: { h: HotLoop }) {
   return (
     <Card title={<span className="err">Hot loop detected</span>} testId="hotloop-evidence">
       <p style={{ margin: '0 0 8px' }}>
-        <b>{h.reconcilesInWindow}</b> reconciles in {fmtDuration(h.windowMs)} (<b>{h.rate.toFixed(1)}/s</b>);{' '}
-        <b>{fmtPercent(h.selfRatio)}</b> were triggered by an event about an object this controller had just written.
+        The last <b>{h.reconcilesInWindow}</b> reconciles came within {fmtDuration(h.spanMs ?? h.windowMs)} (
+        <b>{h.rate.toFixed(1)}/s</b>); <b>{h.selfCount ?? Math.round(h.selfRatio * h.reconcilesInWindow)}</b> of them (
+        {fmtPercent(h.selfRatio)}) were re-triggered by this controller's own write, matched exactly by resourceVersion.
         Detected at {fmtClock(h.detectedAt)}.
       </p>
       <DataTable
@@ -235,14 +236,21 @@ export function Trace({ view, route, now }: PanelProps) {
                     </span>
                     {causes.length === 0 && <span className="faint">unknown (enqueued before the probe saw it)</span>}
                     {causes.map((g) => (
-                      <Badge
-                        key={g.label}
-                        tone={g.self ? 'err' : CAUSE_TONE[g.type]}
-                        title={g.self ? 'an event about this controller’s own write' : undefined}
-                      >
-                        {g.label}
-                        {g.count > 1 ? ` ×${g.count}` : ''}
-                      </Badge>
+                      <span key={`${g.label}|${g.writer?.text ?? ''}|${g.writer?.how ?? ''}`} className="cause">
+                        <Badge tone={g.self ? 'err' : CAUSE_TONE[g.type]}>
+                          {g.label}
+                          {g.count > 1 ? ` ×${g.count}` : ''}
+                        </Badge>
+                        {g.writer && (
+                          <span
+                            className={`writer writer-${g.writer.how}`}
+                            title={g.writer.why}
+                            data-testid="cause-writer"
+                          >
+                            {g.writer.text} · {g.writer.how}
+                          </span>
+                        )}
+                      </span>
                     ))}
                     {rec.causesDropped > 0 && <span className="dim">+{rec.causesDropped} more</span>}
                   </div>

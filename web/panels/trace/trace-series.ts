@@ -2,7 +2,13 @@
 // with every cause it absorbed, its result and the writes it made, and the hot-loop evidence when there is one.
 import { isFailedOutcome } from '../../../shared/protocol/reconcile-outcomes';
 import type { EnqueueCause } from '../../../shared/protocol/events';
-import type { ControllerView, KeyView, ReconcileRecord, WriteRecord } from '../../../shared/protocol/view';
+import type {
+  CauseAttribution,
+  ControllerView,
+  KeyView,
+  ReconcileRecord,
+  WriteRecord,
+} from '../../../shared/protocol/view';
 import { refKey } from '../../../shared/protocol/view';
 import type { ChartPoint } from '../../components/TimeSeriesChart';
 
@@ -24,29 +30,85 @@ export function describeWrite(w: WriteRecord): string {
   }${w.error ? ` failed: ${w.error}` : ''}`;
 }
 
+/** Who wrote the version a cause delivered, in words, and how that was decided. */
+export interface WriterLabel {
+  text: string;
+  /** 'exact' (by resourceVersion, or by absence), 'inferred', or 'unknown'. */
+  how: 'exact' | 'inferred' | 'unknown';
+  /** One sentence on how the label was decided, for the tooltip. */
+  why: string;
+  /** Its own write, decided exactly: the reconcile is self-caused. */
+  self: boolean;
+}
+
+export function describeWriter(a: CauseAttribution): WriterLabel {
+  const rv = a.write?.resourceVersion;
+  switch (a.writer) {
+    case 'self':
+      if (a.basis === 'rv')
+        return {
+          text: `its own ${a.write?.verb ?? 'write'}`,
+          how: 'exact',
+          why: `exact: the event carried rv ${rv}, the version this controller's ${a.write?.verb} produced`,
+          self: true,
+        };
+      if (a.basis === 'span')
+        return {
+          text: `folded in its own ${a.write?.verb ?? 'write'} (rv ${rv})`,
+          how: 'inferred',
+          why: `inferred: this controller's write made rv ${rv}, inside the versions this update spans`,
+          self: false,
+        };
+      return {
+        text: `after its own ${a.write?.verb ?? 'delete'}`,
+        how: 'inferred',
+        why: 'inferred: this controller deleted the same object, and its client never saw the resulting version',
+        self: false,
+      };
+    case 'controller':
+      return {
+        text: `${a.controller}'s ${a.write?.verb ?? 'write'}`,
+        how: 'exact',
+        why: `exact: the event carried rv ${rv}, the version controller ${a.controller} wrote`,
+        self: false,
+      };
+    case 'other':
+      return {
+        text: "another client's write",
+        how: 'exact',
+        why: 'exact by absence: every write this controller made to the object is known, and none made this version',
+        self: false,
+      };
+    default:
+      return { text: 'unknown writer', how: 'unknown', why: `cannot tell: ${a.why ?? 'not enough seen'}`, self: false };
+  }
+}
+
 export interface CauseGroup {
   label: string;
   type: EnqueueCause['type'];
   count: number;
-  /** true when this cause is an event about an object the controller itself wrote just before. */
+  /** Who made the version the cause delivered, when the cause is an event. */
+  writer?: WriterLabel;
+  /** true when the cause delivered exactly the version of this controller's own write. */
   self: boolean;
 }
 
 /** Collapses identical causes ("update of default/web-1" ×5) while keeping order of first appearance. */
-export function groupCauses(causes: readonly EnqueueCause[], selfSource?: EnqueueCause): CauseGroup[] {
+export function groupCauses(
+  causes: readonly EnqueueCause[],
+  attributions?: readonly (CauseAttribution | null)[],
+): CauseGroup[] {
   const out = new Map<string, CauseGroup>();
-  for (const c of causes) {
+  causes.forEach((c, i) => {
+    const a = attributions?.[i];
+    const writer = a ? describeWriter(a) : undefined;
     const label = describeCause(c);
-    const g = out.get(label);
+    const id = writer ? `${label}\u0000${writer.text}\u0000${writer.how}` : label;
+    const g = out.get(id);
     if (g) g.count++;
-    else
-      out.set(label, {
-        label,
-        type: c.type,
-        count: 1,
-        self: selfSource !== undefined && c.source !== undefined && describeCause(selfSource) === label,
-      });
-  }
+    else out.set(id, { label, type: c.type, count: 1, self: writer?.self ?? false, ...(writer ? { writer } : {}) });
+  });
   return [...out.values()];
 }
 
@@ -62,7 +124,7 @@ export function traceEntries(k: KeyView): TraceEntry[] {
   return hist
     .map((rec, i) => {
       const prev = i > 0 ? hist[i - 1] : undefined;
-      const e: TraceEntry = { rec, causes: groupCauses(rec.causes, rec.selfCause?.cause) };
+      const e: TraceEntry = { rec, causes: groupCauses(rec.causes, rec.attributions) };
       if (prev?.endTs !== undefined) e.sincePrevMs = rec.startTs - prev.endTs;
       return e;
     })
