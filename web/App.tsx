@@ -15,7 +15,7 @@ import type { Theme } from './client/theme';
 import { ShortcutSheet } from './components/ShortcutSheet';
 import type { PanelId, Route } from './client/route';
 import type { StoreState } from './client/runtime-store';
-import { Banner, DroppedEventsBanner, statusPill } from './components/Banner';
+import { Banner, DroppedEventsBanner, GoneProcessesBanner, statusPill } from './components/Banner';
 import { HeldBanner, HeldPill, heldControllers } from './components/HeldBanner';
 import { ModulesBanner } from './components/ModulesBanner';
 import { moduleReloadMarkers, TimelineMarkersContext } from './components/timeline-markers';
@@ -94,7 +94,7 @@ export function Shell({
   onHelp?: () => void;
 }) {
   const store = useStore();
-  const pill = statusPill(state.status);
+  const pill = statusPill(state.status, state.view);
   // Without a stream the numbers on screen are the last ones received: show them, but visibly as history.
   const stale = state.status.state === 'disconnected' || state.status.state === 'incompatible';
   const view = state.view;
@@ -225,6 +225,7 @@ export function Shell({
         <Banner state={state} now={now} />
         <HeldBanner held={held} view={view} />
         <DroppedEventsBanner view={state.view} />
+        <GoneProcessesBanner view={view} now={now} />
         <ModulesBanner view={view} now={now} />
         <TimelineMarkersContext.Provider value={markers}>{children}</TimelineMarkersContext.Provider>
       </main>

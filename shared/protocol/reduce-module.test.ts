@@ -23,7 +23,7 @@ describe('module.lifecycle in the view', () => {
     ]);
     const m = v.modules[0];
     expect(m).toMatchObject({ phase: 'loaded', generation: 2, running: 2, controllers: ['web'] });
-    expect(m?.reloads).toEqual([{ seq: seq - 2, ts: 1_000 + seq - 2, generation: 2 }]);
+    expect(m?.reloads).toEqual([{ seq: seq - 2, ts: 1_000 + seq - 2, generation: 2, outcome: 'loaded' }]);
     expect(v.notable.map((n) => n.text)).toEqual([
       'controller.ts: loaded (web)',
       'controller.ts: reloading after a change (generation 2)',
@@ -48,6 +48,9 @@ describe('module.lifecycle in the view', () => {
     ]);
     expect(v.modules.map((m) => m.file)).toEqual(['a.ts', 'b.ts']);
     expect(v.modules[0]).toMatchObject({ phase: 'failed', generation: 2, running: 1, controllers: [] });
+    expect(v.modules[0]?.reloads).toEqual([
+      expect.objectContaining({ generation: 2, outcome: 'failed', error: 'a.ts failed to load: x' }),
+    ]);
     expect(v.notable.at(-1)).toMatchObject({ level: 'error', text: 'a.ts: a.ts failed to load: x (/p/a.ts:3)' });
   });
 

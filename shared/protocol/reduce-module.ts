@@ -3,14 +3,29 @@
 import type { ModuleLifecycleEvent } from './events-controller';
 import type { Draft } from './reduce-draft';
 import { notable } from './reduce-notable';
-import type { ModuleView } from './view';
+import type { ModuleReload, ModuleView } from './view';
+
+/** The reload of ev's generation, marked with how it ended once its loaded or failed event arrives. */
+function settleReload(reloads: readonly ModuleReload[], ev: ModuleLifecycleEvent): ModuleReload[] {
+  const outcome = ev.phase === 'loaded' || ev.phase === 'failed' ? ev.phase : undefined;
+  if (outcome === undefined) return reloads as ModuleReload[];
+  return reloads.map((r): ModuleReload =>
+    r.generation !== ev.generation || r.outcome !== undefined
+      ? r
+      : {
+          ...r,
+          outcome,
+          ...(ev.phase === 'failed' && ev.error ? { error: ev.error.message.slice(0, 200) } : {}),
+        },
+  );
+}
 
 export function moduleLifecycle(d: Draft, ev: ModuleLifecycleEvent & { seq: number; ts: number }): void {
   const modules = [...d.view.modules];
   const i = modules.findIndex((m) => m.file === ev.file);
   const prev = i >= 0 ? modules[i] : undefined;
   const reloading = ev.phase === 'loading' && ev.generation > 1 && prev?.generation !== ev.generation;
-  const reloads = prev?.reloads ?? [];
+  const reloads = settleReload(prev?.reloads ?? [], ev);
   let running = prev?.running;
   if (ev.phase === 'loaded') running = ev.generation;
   else if (ev.phase === 'stopped' && running === ev.generation) running = undefined;

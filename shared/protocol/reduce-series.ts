@@ -42,7 +42,12 @@ function ownLast<P extends object>(d: Draft, series: P[]): P {
 }
 
 /** Sum of field over the points whose bucket starts within windowMs before now, per second. */
-export function ratePerSecond<P extends Point>(series: P[], field: keyof P, now: number, windowMs: number): number {
+export function ratePerSecond<P extends Point>(
+  series: readonly P[],
+  field: keyof P,
+  now: number,
+  windowMs: number,
+): number {
   let sum = 0;
   for (let i = series.length - 1; i >= 0; i--) {
     const p = series[i] as P;

@@ -21,4 +21,11 @@ export interface ModuleReload {
   seq: number;
   ts: number;
   generation: number;
+  /**
+   * How the reload ended: 'loaded' (the new generation runs), 'failed' (it never ran; the previous one, if
+   * any, keeps running). Absent while it is still loading.
+   */
+  outcome?: 'loaded' | 'failed';
+  /** For 'failed': the error, in one line. */
+  error?: string;
 }

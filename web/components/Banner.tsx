@@ -1,13 +1,28 @@
 // The states a user must not miss, above every panel: no connection, protocol mismatch, resync, lagging,
 // replay (with its controls), a frozen display or a filtered stream. And the pill the top bar shows.
 import type { LinkStatus, StoreState } from '../client/runtime-store';
+import { attachedSummary } from '../../shared/protocol/liveness';
+import type { RuntimeView } from '../../shared/protocol/view';
 import { ReplayControls } from './ReplayControls';
 import { fmtCount, fmtDuration } from './format';
 
-export function statusPill(s: LinkStatus): { tone: 'ok' | 'warn' | 'err' | 'info'; text: string } {
+/**
+ * The top bar's pill. LIVE means the page is connected to the server and, when the server is attached to
+ * processes, that they are there too: a live stream from a dashboard whose only process was killed is not
+ * a live view of a controller.
+ */
+export function statusPill(
+  s: LinkStatus,
+  view?: Pick<RuntimeView, 'processes'>,
+): { tone: 'ok' | 'warn' | 'err' | 'info'; text: string } {
   switch (s.state) {
-    case 'live':
+    case 'live': {
+      const { processes, gone } = view ? attachedSummary(view as RuntimeView) : { processes: [], gone: 0 };
+      if (gone > 0 && gone === processes.length)
+        return { tone: 'err', text: processes.length === 1 ? 'PROCESS GONE' : 'ALL PROCESSES GONE' };
+      if (gone > 0) return { tone: 'warn', text: `LIVE · ${gone} OF ${processes.length} GONE` };
       return { tone: 'ok', text: 'LIVE' };
+    }
     case 'replaying':
       return { tone: 'info', text: 'REPLAY' };
     case 'connecting':
@@ -131,6 +146,23 @@ export function DroppedEventsBanner({ view }: { view: StoreState['view'] }) {
           Latest: #{last.seq} {last.kind}: {last.error}
         </span>
       )}
+    </div>
+  );
+}
+
+/** Attached processes that are gone: everything they owned is shown as it was last reported, and said so. */
+export function GoneProcessesBanner({ view, now }: { view: RuntimeView; now: number }) {
+  const gone = attachedSummary(view).processes.filter((p) => p.state === 'gone');
+  if (gone.length === 0) return null;
+  return (
+    <div className="banner err" role="status" data-testid="gone-processes">
+      {gone.map((p) => (
+        <div key={p.process}>
+          <b>Process {p.process} is gone</b> ({p.address}) for {fmtDuration(now - p.since)}
+          {p.reason ? `: ${p.reason}` : ''}. Its manager, lease, informers and controllers show what they last reported;
+          the dashboard keeps trying to reach it.
+        </div>
+      ))}
     </div>
   );
 }

@@ -68,9 +68,14 @@ export default function ChartDrawing({ width, height, data, series, format, refe
             <ReferenceLine
               key={`${m.t}-${m.label}`}
               x={m.t}
-              stroke="#d9a441"
+              stroke={m.tone === 'err' ? '#f85149' : '#d9a441'}
               strokeDasharray="3 3"
-              label={{ value: m.label, position: 'insideTopLeft', fill: '#d9a441', fontSize: 10 }}
+              label={{
+                value: m.label,
+                position: 'insideTopLeft',
+                fill: m.tone === 'err' ? '#f85149' : '#d9a441',
+                fontSize: 10,
+              }}
             />
           ))}
       {series.map((s) => {

@@ -69,7 +69,8 @@ describe('ModulesBanner', () => {
   it('marks every reload on the charts, in time order', () => {
     expect(moduleReloadMarkers(view.modules)).toEqual([
       { t: 13_000, label: 'web.ts reloaded (gen 2)' },
-      { t: 20_000, label: 'typo.ts reloaded (gen 2)' },
+      // The second generation of typo.ts never ran: a failed reload is never marked like a good one.
+      { t: 20_000, tone: 'err', label: 'typo.ts reload failed (gen 2): src/typo.ts failed to load: Unexpected ";"' },
     ]);
   });
 });

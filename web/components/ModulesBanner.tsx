@@ -46,7 +46,7 @@ export function ModulesBanner({ view, now }: { view: RuntimeView; now: number })
           <span>
             <b>Your controllers</b>
             {others.map((m) => {
-              const last = m.reloads.at(-1);
+              const last = m.reloads.findLast((r) => r.outcome === 'loaded');
               return (
                 <span key={m.file} className="module-chip" title={m.file}>
                   {' · '}

@@ -25,9 +25,19 @@ export function Stats({ children }: { children: ReactNode }) {
   return <div className="stats">{children}</div>;
 }
 
-export function Badge({ tone, children, title }: { tone?: Tone; children: ReactNode; title?: string }) {
+export function Badge({
+  tone,
+  children,
+  title,
+  'data-testid': testId,
+}: {
+  tone?: Tone;
+  children: ReactNode;
+  title?: string;
+  'data-testid'?: string;
+}) {
   return (
-    <span className={`badge ${tone ?? ''}`} title={title}>
+    <span className={`badge ${tone ?? ''}`} title={title} data-testid={testId}>
       {children}
     </span>
   );

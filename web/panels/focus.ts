@@ -1,4 +1,5 @@
 // Which informer / controller / key a panel shows when the route names none (or one that is gone).
+import { ratePerSecond } from '../../shared/protocol/reduce-series';
 import { failedReconciles } from '../../shared/protocol/reconcile-outcomes';
 import { lookup } from '../../shared/protocol/records';
 import type { ControllerView, InformerView, KeyView, RuntimeView } from '../../shared/protocol/view';
@@ -68,8 +69,18 @@ export function focusKey(c: ControllerView | undefined, route: Route): KeyView |
   return best;
 }
 
-/** Sum of a series field over the window ending at the newest point, per second. */
-export function seriesRate<P extends { t: number }>(series: readonly P[], field: keyof P, windowMs: number): number {
+/**
+ * Sum of a series field over the window ending now (or at the newest point when now is not given), per
+ * second. Ending at now matters: a quiet series has no new points, and a window ending at its last point
+ * would show the last busy second's rate for as long as it stays quiet.
+ */
+export function seriesRate<P extends { t: number }>(
+  series: readonly P[],
+  field: keyof P,
+  windowMs: number,
+  now?: number,
+): number {
+  if (now !== undefined) return ratePerSecond(series, field, now, windowMs);
   const last = series[series.length - 1];
   if (!last) return 0;
   let sum = 0;

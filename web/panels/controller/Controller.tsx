@@ -12,7 +12,8 @@ import { fmtClock, fmtCount, fmtDuration, fmtPercent, fmtRate } from '../../comp
 import { navigate } from '../../client/route';
 import { activateProps } from '../../components/activate';
 import { useStoreState } from '../../client/hooks';
-import { controllerNames, focusController, focusKey } from '../focus';
+import { partLiveness } from '../../../shared/protocol/liveness';
+import { controllerNames, focusController, focusKey, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
 import { StepControls } from './StepControls';
 import {
@@ -38,6 +39,7 @@ export function Controller({ view, route, now }: PanelProps) {
     );
   }
   const errors = failedReconciles(c.reconciles);
+  const live = partLiveness(view, c);
   const q = (p: number) => {
     const s = histogramQuantile(c.histogram, p);
     return s === undefined ? undefined : s * 1000;
@@ -52,7 +54,16 @@ export function Controller({ view, route, now }: PanelProps) {
         title={<>Controller “{c.name}”</>}
         sub={
           <>
-            For({c.forKind ?? '?'}) · {c.workers} workers · phase <b>{c.phase}</b> since {fmtClock(c.phaseSince)}
+            For({c.forKind ?? '?'}) · {c.workers} workers ·{' '}
+            {live.state === 'alive' ? (
+              <>
+                phase <b>{c.phase}</b> since {fmtClock(c.phaseSince)}
+              </>
+            ) : (
+              <b className="err" title={live.reason}>
+                {live.state}: {live.reason}
+              </b>
+            )}
           </>
         }
         focus={{ panel: 'controller', field: 'controller', value: c.name, options: controllerNames(view) }}
@@ -60,7 +71,7 @@ export function Controller({ view, route, now }: PanelProps) {
       <Stats>
         <Stat
           label="Reconciles / s"
-          value={fmtRate(c.reconcilesPerSecond).replace('/s', '')}
+          value={fmtRate(seriesRate(c.series, 'reconciles', view.limits.rateWindowMs, now)).replace('/s', '')}
           hint={`${fmtCount(c.totalReconciles)} total`}
         />
         <Stat

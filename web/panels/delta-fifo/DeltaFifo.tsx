@@ -44,10 +44,10 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
           value={fmtCount(rows.length)}
           hint={inf.pendingOverflow ? `+${fmtCount(inf.pendingOverflow)} over the view's cap` : 'all'}
         />
-        <Stat label="Deltas / s" value={seriesRate(inf.series, 'deltas', windowMs).toFixed(1)} />
+        <Stat label="Deltas / s" value={seriesRate(inf.series, 'deltas', windowMs, now).toFixed(1)} />
         <Stat
           label="Pops / s"
-          value={seriesRate(inf.series, 'pops', windowMs).toFixed(1)}
+          value={seriesRate(inf.series, 'pops', windowMs, now).toFixed(1)}
           hint={`${fmtCount(c.pops)} total`}
         />
         <Stat

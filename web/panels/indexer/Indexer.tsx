@@ -165,7 +165,7 @@ export function Indexer({ view, route, now }: PanelProps) {
         <Stat
           label="Indexer writes"
           value={fmtCount(inf.counters.indexerOps)}
-          hint={`${seriesRate(inf.series, 'pops', view.limits.rateWindowMs).toFixed(1)}/s`}
+          hint={`${seriesRate(inf.series, 'pops', view.limits.rateWindowMs, now).toFixed(1)}/s`}
         />
         <Stat label="Synced" value={inf.synced ? 'yes' : 'no'} tone={inf.synced ? 'ok' : 'warn'} />
         <Stat

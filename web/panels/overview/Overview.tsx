@@ -17,6 +17,8 @@ import type { PanelProps } from '../types';
 import { FeedLines } from './FeedLines';
 import { activitySeries, buildPipeline, feedEdges } from './overview-series';
 import type { ControllerLane, InformerLane } from './overview-series';
+import type { Liveness } from '../../../shared/protocol/liveness';
+import { ManagersStat, Leases } from './Processes';
 
 function Node({
   title,
@@ -65,6 +67,16 @@ function Edge({ rate, label }: { rate: number; label?: string }) {
   );
 }
 
+/** Gone or stale with its process; nothing for a live part. */
+function LivenessBadge({ liveness }: { liveness: Liveness }) {
+  if (liveness.state === 'alive') return null;
+  return (
+    <Badge tone="err" title={liveness.reason} data-testid="liveness">
+      {liveness.state === 'gone' ? 'GONE' : 'STALE'}
+    </Badge>
+  );
+}
+
 const STATE_BADGE: Record<string, Tone> = { watching: 'ok', listing: 'info', relisting: 'warn', backoff: 'warn' };
 
 function InformerRow({ lane, feeds }: { lane: InformerLane; feeds: readonly string[] }) {
@@ -73,6 +85,7 @@ function InformerRow({ lane, feeds }: { lane: InformerLane; feeds: readonly stri
     <div className="lane-wrap" data-testid={`lane-informer-${lane.id}`}>
       <div className="lane-head" data-feed-informer={lane.id}>
         <b>{lane.id}</b>
+        <LivenessBadge liveness={lane.liveness} />
         <span className="dim">
           {' '}
           · {lane.fifo}
@@ -89,9 +102,13 @@ function InformerRow({ lane, feeds }: { lane: InformerLane; feeds: readonly stri
         <Edge rate={lane.watchRate} label="events" />
         <Node
           title="Reflector"
-          main={lane.state}
+          main={lane.liveness.state === 'alive' ? lane.state : `${lane.state} (last reported)`}
           badge={
-            lane.blockingError ? (
+            lane.liveness.state !== 'alive' ? (
+              <Badge tone="err" title={lane.liveness.reason}>
+                {lane.liveness.state}
+              </Badge>
+            ) : lane.blockingError ? (
               <Badge tone="err" title="the cache cannot sync until this is fixed">
                 {lane.blockingError}
               </Badge>
@@ -146,6 +163,7 @@ function ControllerRow({ lane }: { lane: ControllerLane }) {
     <div className="lane-wrap" data-testid={`lane-controller-${lane.name}`}>
       <div className="lane-head" data-feed-controller={lane.name}>
         <b>{lane.name}</b>
+        <LivenessBadge liveness={lane.liveness} />
         <span className="dim"> · fed by {lane.sources.length > 0 ? lane.sources.join(', ') : 'no informer yet'}</span>
       </div>
       <div className="lane">
@@ -193,7 +211,11 @@ function ControllerRow({ lane }: { lane: ControllerLane }) {
           title="Reconciler"
           main={fmtRate(lane.reconcileRate)}
           badge={
-            lane.hotLoops > 0 ? (
+            lane.liveness.state !== 'alive' ? (
+              <Badge tone="err" title={lane.liveness.reason}>
+                {lane.liveness.state}
+              </Badge>
+            ) : lane.hotLoops > 0 ? (
               <Badge tone="err">hot loop</Badge>
             ) : lane.errors > 0 ? (
               <Badge tone="warn">{fmtCount(lane.errors)} err</Badge>
@@ -240,8 +262,8 @@ export function NotableList({ entries, limit = 14 }: { entries: readonly Notable
   );
 }
 
-export function Overview({ view }: PanelProps) {
-  const p = buildPipeline(view);
+export function Overview({ view, now }: PanelProps) {
+  const p = buildPipeline(view, now);
   const t = p.totals;
   const edges = feedEdges(p);
   return (
@@ -262,19 +284,9 @@ export function Overview({ view }: PanelProps) {
         <Stat label="Reconcile errors" value={fmtCount(t.errors)} tone={t.errors > 0 ? 'warn' : undefined} />
         <Stat label="Hot loops" value={t.hotLoops} tone={t.hotLoops > 0 ? 'err' : undefined} />
         <Stat label="Events seen" value={fmtCount(view.eventCount)} hint={`seq ${view.lastSeq}`} />
-        {view.manager && (
-          <Stat
-            label="Manager"
-            value={view.manager.phase}
-            tone={view.manager.error ? 'err' : view.manager.phase === 'started' ? 'ok' : undefined}
-            hint={
-              Object.values(view.leaders)
-                .map((l) => `lease ${l.lease}: ${l.phase}${l.holder ? ` (${l.holder})` : ''}`)
-                .join(' · ') || 'no leader election'
-            }
-          />
-        )}
+        <ManagersStat view={view} />
       </Stats>
+      <Leases view={view} />
       <FeedLines edges={edges}>
         <Card title="Informers" right={<span className="dim">one shared informer per GVK</span>}>
           {p.informers.length === 0 ? (

@@ -3,7 +3,7 @@ import type { ControllerView, InformerView } from '../../../shared/protocol/view
 import { newController } from '../../../shared/protocol/reduce-controller';
 import { recordedView } from '../../fixtures/recorded-view';
 import { newInformer } from '../../../shared/protocol/reduce-informer';
-import { activitySeries, buildPipeline, controllerSources, informerLane } from './overview-series';
+import { activitySeries, buildPipeline, controllerLane, controllerSources, informerLane } from './overview-series';
 
 describe('buildPipeline', () => {
   const view = recordedView();
@@ -50,6 +50,31 @@ describe('controllerSources', () => {
       { id: 'apps/v1/ReplicaSet', handlers: [] },
     ] as unknown as InformerView[];
     expect(controllerSources(c, informers)).toEqual(['v1/Pod', 'apps/v1/ReplicaSet']);
+  });
+
+  it("links a lane's controller to the same lane's informers, never to another process's", () => {
+    // With two replicas attached, names carry the process: "[op-0] mirror" is fed by "[op-0] v1/ConfigMap",
+    // whose handler list names the process's own controller name. Before, no link was found at all.
+    const c: ControllerView = { ...newController('[op-0] mirror', 0), forKind: 'v1/ConfigMap', watches: ['v1/Secret'] };
+    const informers = [
+      { id: '[op-0] v1/ConfigMap', handlers: ['mirror'] },
+      { id: '[op-0] v1/Secret', handlers: [] },
+      { id: '[op-1] v1/ConfigMap', handlers: ['mirror'] },
+      { id: 'v1/ConfigMap', handlers: [] },
+    ] as unknown as InformerView[];
+    expect(controllerSources(c, informers)).toEqual(['[op-0] v1/ConfigMap', '[op-0] v1/Secret']);
+  });
+});
+
+describe('rates', () => {
+  it('fall to zero once a controller has been idle for a whole window', () => {
+    const view = recordedView();
+    const c = Object.values(view.controllers).find((x) => x.series.some((p) => p.reconciles > 0))!;
+    const busy = controllerLane(c, [], view, c.lastTs);
+    expect(busy.reconcileRate).toBeGreaterThan(0);
+    const idle = controllerLane(c, [], view, c.lastTs + view.limits.rateWindowMs + 1000);
+    expect(idle.reconcileRate).toBe(0);
+    expect(idle.addRate).toBe(0);
   });
 });
 

@@ -4,6 +4,9 @@
 import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
 import { queueCounts, totalQueued } from '../../../shared/protocol/queue-counts';
 import type { ControllerView, InformerView, RuntimeView } from '../../../shared/protocol/view';
+import { laneName, splitLaneName } from '../../../shared/protocol/lanes';
+import { partLiveness, type Liveness } from '../../../shared/protocol/liveness';
+import { ratePerSecond } from '../../../shared/protocol/reduce-series';
 import type { Tone } from '../../components/Stat';
 import { REFLECTOR_TONE } from '../../components/colors';
 import { histogramQuantile } from '../controller/controller-series';
@@ -31,6 +34,8 @@ export interface InformerLane {
   errors: number;
   /** The last list/watch error while not synced: why a cache sync hangs (403 on missing RBAC...). */
   blockingError?: string;
+  /** Gone or stale with its process: its state and numbers are what it last reported. */
+  liveness: Liveness;
   tone: Tone;
 }
 
@@ -55,6 +60,7 @@ export interface ControllerLane {
   p50Ms?: number;
   p99Ms?: number;
   hotLoops: number;
+  liveness: Liveness;
   tone: Tone;
 }
 
@@ -73,7 +79,7 @@ export interface Pipeline {
   };
 }
 
-export function informerLane(inf: InformerView, windowMs: number): InformerLane {
+export function informerLane(inf: InformerView, windowMs: number, view?: RuntimeView, now?: number): InformerLane {
   const c = inf.counters;
   const notifications = Object.values(c.notifications).reduce((s, n) => s + n, 0);
   const troubled = inf.state === 'backoff' || inf.lastError !== undefined;
@@ -83,9 +89,9 @@ export function informerLane(inf: InformerView, windowMs: number): InformerLane 
     stateTone: REFLECTOR_TONE[inf.state],
     synced: inf.synced,
     fifo: inf.fifo ?? 'FIFO',
-    watchRate: seriesRate(inf.series, 'watchEvents', windowMs),
-    deltaRate: seriesRate(inf.series, 'deltas', windowMs),
-    popRate: seriesRate(inf.series, 'pops', windowMs),
+    watchRate: seriesRate(inf.series, 'watchEvents', windowMs, now),
+    deltaRate: seriesRate(inf.series, 'deltas', windowMs, now),
+    popRate: seriesRate(inf.series, 'pops', windowMs, now),
     fifoLength: inf.fifoLength,
     pendingKeys: Object.keys(inf.pending).length + inf.pendingOverflow,
     storeSize: inf.storeSize,
@@ -94,8 +100,10 @@ export function informerLane(inf: InformerView, windowMs: number): InformerLane 
     expired: c.expired,
     relists: c.relists,
     errors: c.errors,
+    liveness: view ? partLiveness(view, inf) : { state: 'alive' },
     tone: inf.state === 'backoff' ? 'warn' : !inf.synced ? 'info' : troubled && c.errors > 0 ? 'warn' : 'ok',
   };
+  if (lane.liveness.state !== 'alive') lane.tone = 'err';
   if (inf.lastResourceVersion !== undefined) lane.lastResourceVersion = inf.lastResourceVersion;
   if (!inf.synced && inf.lastError) {
     lane.blockingError = `${inf.lastError.code || ''} ${inf.lastError.reason}`.trim();
@@ -104,17 +112,37 @@ export function informerLane(inf: InformerView, windowMs: number): InformerLane 
   return lane;
 }
 
-/** The informers a controller consumes: its For() kind, and any informer that lists it as a handler. */
+/**
+ * The informers a controller consumes: its For() kind, any informer that lists it as a handler, and every
+ * kind its handlers received events for. With several processes attached, a controller's names and kinds
+ * are its process's own and its informers sit in the same lane, so the lookup goes through that lane.
+ */
 export function controllerSources(c: ControllerView, informers: readonly InformerView[]): string[] {
+  const { lane, name } = splitLaneName(c.name);
+  const ids = new Set(informers.map((i) => i.id));
   const out = new Set<string>();
-  if (c.forKind && informers.some((i) => i.id === c.forKind)) out.add(c.forKind);
-  for (const inf of informers)
-    if (inf.handlers.some((h) => h === c.name || h.startsWith(`${c.name}/`))) out.add(inf.id);
-  for (const w of c.watches ?? []) if (informers.some((i) => i.id === w)) out.add(w);
+  const add = (kind: string): void => {
+    const id = laneName(lane, kind);
+    if (ids.has(id)) out.add(id);
+  };
+  if (c.forKind) add(c.forKind);
+  for (const inf of informers) {
+    if (splitLaneName(inf.id).lane !== lane) continue;
+    if (inf.handlers.some((h) => h === name || h.startsWith(`${name}/`) || h === c.name)) out.add(inf.id);
+  }
+  for (const w of c.watches ?? []) add(w);
   return [...out];
 }
 
-export function controllerLane(c: ControllerView, informers: readonly InformerView[]): ControllerLane {
+export function controllerLane(
+  c: ControllerView,
+  informers: readonly InformerView[],
+  view?: RuntimeView,
+  now?: number,
+): ControllerLane {
+  const window = view?.limits.rateWindowMs ?? 10_000;
+  // Rates up to now, not up to the controller's last event: an idle controller's rate falls to zero.
+  const at = now ?? c.lastTs;
   const errors = failedReconciles(c.reconciles);
   const handlerEvents = Object.values(c.handlers).reduce((s, h) => s + h.events, 0);
   const filtered = Object.values(c.handlers).reduce((s, h) => s + h.filtered, 0);
@@ -123,7 +151,7 @@ export function controllerLane(c: ControllerView, informers: readonly InformerVi
     name: c.name,
     phase: c.phase,
     sources: controllerSources(c, informers),
-    addRate: c.addsPerSecond,
+    addRate: ratePerSecond(c.series, 'adds', at, window),
     dedupedAdds: c.dedupedAdds,
     handlerEvents,
     filtered,
@@ -132,11 +160,12 @@ export function controllerLane(c: ControllerView, informers: readonly InformerVi
     processing: depth.processing,
     workers: c.workers,
     activeWorkers: c.activeWorkers,
-    reconcileRate: c.reconcilesPerSecond,
+    reconcileRate: ratePerSecond(c.series, 'reconciles', at, window),
     totalReconciles: c.totalReconciles,
     errors,
     errorRatio: c.totalReconciles > 0 ? errors / c.totalReconciles : 0,
     hotLoops: c.hotLoops.length,
+    liveness: view ? partLiveness(view, c) : { state: 'alive' },
     tone:
       c.hotLoops.length > 0 || errors > 0
         ? c.hotLoops.length > 0
@@ -146,6 +175,7 @@ export function controllerLane(c: ControllerView, informers: readonly InformerVi
           ? 'ok'
           : 'info',
   };
+  if (lane.liveness.state !== 'alive') lane.tone = 'err';
   const p50 = histogramQuantile(c.histogram, 0.5);
   const p99 = histogramQuantile(c.histogram, 0.99);
   if (p50 !== undefined) lane.p50Ms = p50 * 1000;
@@ -153,18 +183,18 @@ export function controllerLane(c: ControllerView, informers: readonly InformerVi
   return lane;
 }
 
-export function buildPipeline(view: RuntimeView): Pipeline {
+export function buildPipeline(view: RuntimeView, now?: number): Pipeline {
   const informers = sortedInformers(view);
   const controllers = sortedControllers(view);
   const windowMs = view.limits.rateWindowMs;
-  const iLanes = informers.map((i) => informerLane(i, windowMs));
-  const cLanes = controllers.map((c) => controllerLane(c, informers));
+  const iLanes = informers.map((i) => informerLane(i, windowMs, view, now));
+  const cLanes = controllers.map((c) => controllerLane(c, informers, view, now));
   return {
     informers: iLanes,
     controllers: cLanes,
     totals: {
       informers: iLanes.length,
-      synced: iLanes.filter((i) => i.synced).length,
+      synced: iLanes.filter((i) => i.synced && i.liveness.state === 'alive').length,
       controllers: cLanes.length,
       keys: controllers.reduce((s, c) => s + c.keyCount, 0),
       reconcileRate: cLanes.reduce((s, c) => s + c.reconcileRate, 0),

@@ -9,6 +9,7 @@ import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, REFLECTOR_TONE } from '../../components/colors';
 import { fmtAgo, fmtClockMs, fmtCount, fmtCountdown, fmtDuration } from '../../components/format';
 import { focusInformer, informerIds } from '../focus';
+import { partLiveness } from '../../../shared/protocol/liveness';
 import { CacheDrift } from '../indexer/CacheDrift';
 import type { PanelProps } from '../types';
 import { StateDiagram } from './StateDiagram';
@@ -17,6 +18,7 @@ import { sessionRows, stateMachine, watchSeries } from './reflector-series';
 
 export function Reflector({ view, route, now }: PanelProps) {
   const inf = focusInformer(view, route);
+  const live = inf ? partLiveness(view, inf) : { state: 'alive' as const };
   const informers = informerIds(view);
   if (!inf) {
     return (
@@ -36,12 +38,16 @@ export function Reflector({ view, route, now }: PanelProps) {
         focus={{ panel: 'reflector', field: 'informer', value: inf.id, options: informers }}
       />
       <Stats>
-        <Stat
-          label="State"
-          value={inf.state}
-          tone={REFLECTOR_TONE[inf.state]}
-          hint={`for ${fmtDuration(now - inf.stateSince)}`}
-        />
+        {live.state === 'alive' ? (
+          <Stat
+            label="State"
+            value={inf.state}
+            tone={REFLECTOR_TONE[inf.state]}
+            hint={`for ${fmtDuration(now - inf.stateSince)}`}
+          />
+        ) : (
+          <Stat label="State" value={live.state} tone="err" hint={`${live.reason}; last reported ${inf.state}`} />
+        )}
         <Stat label="Last RV" value={inf.lastResourceVersion ?? '–'} />
         <Stat label="Lists / relists" value={`${c.lists} / ${c.relists}`} hint={`${c.listErrors} failed`} />
         <Stat label="Watches" value={fmtCount(c.watches)} hint={`${fmtCount(c.watchEvents)} events`} />

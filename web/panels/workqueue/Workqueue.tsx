@@ -13,7 +13,7 @@ import { TimeSeriesChart } from '../../components/TimeSeriesChart';
 import { C, CAUSE_COLOR, CAUSE_TONE, OUTCOME_TONE, QUEUE_STATE_TONE } from '../../components/colors';
 import { fmtClockMs, fmtCount, fmtRate } from '../../components/format';
 import { navigate } from '../../client/route';
-import { controllerNames, focusController } from '../focus';
+import { controllerNames, focusController, seriesRate } from '../focus';
 import { fmtMs, fmtMsCountdown } from '../trace/format-ms';
 import type { PanelProps } from '../types';
 import { depthSeries, keyOrder, keyRow, stateCounts } from './workqueue-series';
@@ -80,7 +80,11 @@ export function Workqueue({ view, route, now }: PanelProps) {
           tone="ok"
           hint={`${c.activeWorkers}/${c.workers} workers busy`}
         />
-        <Stat label="Adds / s" value={fmtRate(c.addsPerSecond).replace('/s', '')} hint={`${fmtCount(c.adds)} total`} />
+        <Stat
+          label="Adds / s"
+          value={fmtRate(seriesRate(c.series, 'adds', view.limits.rateWindowMs, now)).replace('/s', '')}
+          hint={`${fmtCount(c.adds)} total`}
+        />
         <Stat
           label="De-duplicated"
           value={fmtCount(c.dedupedAdds)}
