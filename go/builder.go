@@ -218,6 +218,8 @@ func (b *Builder) newQueue(name string, slot *queueSlot, opts controller.Options
 		}
 		q := newTapQueue(b.s, name, inner, rl, classic)
 		slot.set(q)
+		// controller-runtime makes the queue as the controller starts, then waits for its caches to sync.
+		b.s.emit(protocol.ControllerLifecycleEvent{Controller: name, Phase: "waitingForCacheSync"})
 		return q
 	}
 }

@@ -70,10 +70,13 @@ func (s *Scope) wrote(ctx context.Context, verb string, ref protocol.ObjectRef, 
 		if errors.As(err, &se) {
 			ev.Code = int(se.Status().Code)
 		}
-		if verb != "delete" {
-			// A failed write produced no new version.
-			ev.Ref.ResourceVersion = ""
-		}
+		// A failed write produced no new version.
+		ev.Ref.ResourceVersion = ""
+	} else if verb == "delete" || verb == "deleteAllOf" {
+		// controller-runtime's Delete does not decode the answer into obj: the version obj carries is the
+		// one before the delete, which no event will deliver again. The delete's own version is unknown.
+		ev.Ref.ResourceVersion = ""
+		ev.Code = 200
 	} else {
 		ev.Code = 200
 		if verb == "create" {

@@ -66,6 +66,13 @@ func (s *Scope) Options(o ctrl.Options) ctrl.Options {
 		return s.tapClient(c, cfg, co, &gvkCache{scheme: cs}), nil
 	}
 
+	s.mu.Lock()
+	s.namespaces = s.namespaces[:0]
+	for ns := range o.Cache.DefaultNamespaces {
+		s.namespaces = append(s.namespaces, ns)
+	}
+	s.mu.Unlock()
+
 	if o.LeaderElection {
 		s.mu.Lock()
 		s.lease = o.LeaderElectionID
@@ -83,6 +90,9 @@ func (s *Scope) watchManager(mgr manager.Manager) {
 	}
 	seen := s.managers[mgr]
 	s.managers[mgr] = true
+	if s.reader == nil {
+		s.reader = mgr.GetAPIReader()
+	}
 	lease := s.lease
 	s.mu.Unlock()
 	if seen {

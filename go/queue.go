@@ -40,6 +40,9 @@ type tapQueue struct {
 	parked   int
 	shutdown bool
 	step     *stepper
+	// started reports the controller started once its first worker asks for a key: controller-runtime
+	// starts workers only after its caches synced, and says so nowhere a public hook can hear.
+	started sync.Once
 }
 
 type entry struct {
@@ -289,17 +292,22 @@ func (q *tapQueue) Get() (reconcile.Request, bool) {
 // GetWithPriority is where workers wait; step mode holds them here, before the real queue hands out a key,
 // so held keys stay queued.
 func (q *tapQueue) GetWithPriority() (reconcile.Request, int, bool) {
+	q.started.Do(func() {
+		q.s.emit(protocol.ControllerLifecycleEvent{Controller: q.name, Phase: "started"})
+	})
 	admitted := q.step.beforeGet()
 	item, priority, shutdown := q.inner.GetWithPriority()
 	if shutdown {
 		return item, priority, shutdown
 	}
-	q.taking(item)
-	q.step.afterGet(keyOf(item), admitted)
+	worker := q.taking(item)
+	q.step.afterGet(keyOf(item), admitted, worker)
 	return item, priority, false
 }
 
-func (q *tapQueue) taking(item reconcile.Request) {
+// taking moves the key from queued to processing and gives it a worker number, which the reconcile then
+// reports (so a step's release names the worker that took the key). It returns that number.
+func (q *tapQueue) taking(item reconcile.Request) int {
 	key := keyOf(item)
 	now := q.s.cfg.Now()
 	q.mu.Lock()
@@ -330,6 +338,7 @@ func (q *tapQueue) taking(item reconcile.Request) {
 	}
 	q.locked[key] = now
 	q.s.emit(protocol.QueueGetEvent{Queue: q.name, Key: key, WaitMs: ms(wait), Depth: q.depth()})
+	return q.assignWorkerLocked(key)
 }
 
 func (q *tapQueue) Done(item reconcile.Request) {
@@ -402,6 +411,8 @@ func (q *tapQueue) shutDown(drain bool) {
 	q.step.shutDown()
 	if first {
 		q.s.emit(protocol.QueueShutdownEvent{Queue: q.name, Drain: drain})
+		// The queue shuts down when its controller stops (the manager's context ended).
+		q.s.emit(protocol.ControllerLifecycleEvent{Controller: q.name, Phase: "stopped"})
 	}
 }
 
@@ -427,10 +438,21 @@ func (q *tapQueue) takeCauses(key string) []protocol.EnqueueCause {
 	return c
 }
 
-// worker numbers concurrent reconciles 0..n-1 (controller-runtime does not name its workers).
+// worker numbers concurrent reconciles 0..n-1 (controller-runtime does not name its workers): the number
+// given when the key was taken, or a free one for a reconcile that did not come through Get.
 func (q *tapQueue) workerStart(key string) int {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	if w, ok := q.workers[key]; ok {
+		return w
+	}
+	return q.assignWorkerLocked(key)
+}
+
+func (q *tapQueue) assignWorkerLocked(key string) int {
+	if w, ok := q.workers[key]; ok {
+		return w
+	}
 	for i, b := range q.busy {
 		if !b {
 			q.busy[i] = true

@@ -83,10 +83,15 @@ func TestQueueReportsAddGetDoneWithDepthAndDeduplication(t *testing.T) {
 		}
 		q.Add(req("ns", "a")) // dirty while processing
 		q.Done(item)
-		evs := drain(t, s, 5)
-		if got := kinds(evs); got != "queue.add queue.add queue.get queue.add queue.done" {
+		evs := drain(t, s, 6)
+		// The first worker asking for a key is when controller-runtime has started the controller.
+		if got := kinds(evs); got != "queue.add queue.add controller.lifecycle queue.get queue.add queue.done" {
 			t.Fatalf("classic=%v kinds: %s", classic, got)
 		}
+		if evs[2]["phase"] != "started" {
+			t.Errorf("classic=%v: the first get reports the controller started: %v", classic, evs[2])
+		}
+		evs = append(evs[:2], evs[3:]...)
 		if evs[0]["queued"] != true || evs[1]["queued"] != false {
 			t.Errorf("classic=%v: first add queued, second de-duplicated: %v %v", classic, evs[0], evs[1])
 		}
@@ -172,6 +177,10 @@ func TestStepHoldKeepsKeysQueuedAndNextReleasesOne(t *testing.T) {
 	st, _ := q.command(command{Type: "step.next", Controller: "c"})
 	if !st.(protocol.StepState).Holding {
 		t.Fatalf("next keeps holding: %+v", st)
+	}
+	// The answer names what the step let through, so the dashboard can say what it did.
+	if r := st.(protocol.StepState).LastReleased; r == nil || r.Key != "a" || r.Worker != 0 {
+		t.Fatalf("next answers with the released key and its worker: %+v", r)
 	}
 	first := <-got
 	select {

@@ -19,6 +19,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/manager"
 
 	"github.com/controller-scope/controller-scope/go/protocol"
@@ -62,6 +63,10 @@ type Scope struct {
 	serveErr    error
 	lease       string
 	managers    map[manager.Manager]bool
+	// reader is the first manager's API reader (reads that never touch the cache), for GET /compare;
+	// namespaces are the cache's DefaultNamespaces when the options restrict it.
+	reader     client.Reader
+	namespaces []string
 }
 
 type stamped struct {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/controller-scope/controller-scope/go/protocol"
 )
@@ -24,7 +25,14 @@ type stepper struct {
 	onError  bool
 	pausedAt *protocol.StepStatePausedAt
 	closed   bool
+	// released is the key the last release let through and the worker that took it; taken counts such
+	// takes, so a step.next can wait for its own.
+	released *protocol.StepStateLastReleased
+	taken    int
 }
+
+// releaseWait bounds how long step.next waits for a worker to take the released key before it answers.
+const releaseWait = 2 * time.Second
 
 func newStepper(name string, readyHeld func() int) *stepper {
 	st := &stepper{name: name, readyHeld: readyHeld, keys: map[string]bool{}, once: map[string]bool{}}
@@ -47,9 +55,12 @@ func (st *stepper) beforeGet() bool {
 }
 
 // afterGet holds on a key breakpoint (unless a release already admitted this worker) until released.
-func (st *stepper) afterGet(key string, admitted bool) {
+func (st *stepper) afterGet(key string, admitted bool, worker int) {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if admitted {
+		st.noteReleasedLocked(key, worker)
+	}
 	if admitted || st.closed {
 		return
 	}
@@ -68,6 +79,29 @@ func (st *stepper) afterGet(key string, admitted bool) {
 	}
 	if st.holding && st.releases > 0 {
 		st.releases--
+		st.noteReleasedLocked(key, worker)
+	}
+}
+
+func (st *stepper) noteReleasedLocked(key string, worker int) {
+	st.released = &protocol.StepStateLastReleased{Key: key, Worker: worker}
+	st.taken++
+	st.cond.Broadcast()
+}
+
+// awaitTakeLocked waits (at most releaseWait) until a worker took a key after `since` takes, so the answer
+// to step.next names what it released. Called with st.mu held; the wait releases it.
+func (st *stepper) awaitTakeLocked(since int) {
+	expired := false
+	t := time.AfterFunc(releaseWait, func() {
+		st.mu.Lock()
+		expired = true
+		st.cond.Broadcast()
+		st.mu.Unlock()
+	})
+	defer t.Stop()
+	for st.taken == since && !expired && !st.closed {
+		st.cond.Wait()
 	}
 }
 
@@ -104,11 +138,12 @@ func (st *stepper) stateLocked() protocol.StepState {
 		held = st.readyHeld()
 	}
 	return protocol.StepState{
-		Controller:  st.name,
-		Holding:     st.holding,
-		Held:        held,
-		Breakpoints: protocol.StepStateBreakpoints{Keys: keys, OnError: st.onError},
-		PausedAt:    st.pausedAt,
+		Controller:   st.name,
+		Holding:      st.holding,
+		Held:         held,
+		Breakpoints:  protocol.StepStateBreakpoints{Keys: keys, OnError: st.onError},
+		PausedAt:     st.pausedAt,
+		LastReleased: st.released,
 	}
 }
 
@@ -124,6 +159,9 @@ func (st *stepper) apply(c command) (protocol.StepState, error) {
 	case "step.next":
 		if st.holding {
 			st.releases++
+			since := st.taken
+			st.cond.Broadcast()
+			st.awaitTakeLocked(since)
 		}
 	case "step.resume":
 		st.holding = false

@@ -52,6 +52,7 @@ func serve(s *Scope, addr, token string) (*server, error) {
 	mux.HandleFunc("GET /events", s.streamEvents)
 	mux.HandleFunc("POST /command", s.serveCommand)
 	mux.HandleFunc("GET /object", s.serveObject)
+	mux.HandleFunc("GET /compare", s.serveCompare)
 	srv := &http.Server{Handler: authorized(token, mux), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
 	return &server{ln: ln, srv: srv}, nil

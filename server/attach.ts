@@ -1,7 +1,7 @@
 // `controller-scope attach ADDRESS[,ADDRESS…]`: the dashboard fed by running processes (Go controllers with
 // the bridge module) instead of our own runtime. The same recorder, transport and panels; each process is
 // one more source of protocol events, in a lane of its own when there are several.
-import { BridgeConnection, KeyMirror, remoteRequeuer, remoteSteppers } from './dashboard/attach';
+import { BridgeConnection, KeyMirror, remoteCacheComparer, remoteRequeuer, remoteSteppers } from './dashboard/attach';
 import { Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
 import type { AttachCliOptions } from './cli-options';
 
@@ -61,7 +61,11 @@ export async function runAttach(
     recorder,
     cluster,
     controllers,
-    ports: { steppers: remoteSteppers(connections), requeuer: remoteRequeuer(connections) },
+    ports: {
+      steppers: remoteSteppers(connections),
+      requeuer: remoteRequeuer(connections),
+      cacheComparer: remoteCacheComparer(connections),
+    },
   });
   const writer = opts.record
     ? new RecordingWriter({ recorder, file: opts.record, cluster, controllers: controllers() })

@@ -41,13 +41,9 @@ export interface DriftReport {
   omitted: { missing: number; extra: number; stale: number };
 }
 
-/** Integer resourceVersions compare; anything else does not (undefined). */
-export function compareResourceVersions(a: string, b: string): number | undefined {
-  if (!/^\d+$/.test(a) || !/^\d+$/.test(b)) return undefined;
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x < y ? -1 : x > y ? 1 : 0;
-}
+import { compareResourceVersions } from './resource-version';
+
+export { compareResourceVersions };
 
 export type DriftDiff = Pick<DriftReport, 'matching' | 'missing' | 'extra' | 'stale' | 'newerInCache' | 'omitted'>;
 

@@ -8,6 +8,7 @@ import type { Probe } from '../../runtime/instrumentation/probe';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { intoLane, laneName } from './lanes';
 import { LineSplitter, parseEventLine, parseHello } from './bridge-wire';
+import { MAX_COMPARE_BYTES, parseRemoteVersions, readCapped, type RemoteVersions } from './remote-compare-wire';
 
 export interface BridgeConnectionOptions {
   /** host:port, or an http(s) URL. */
@@ -117,6 +118,22 @@ export class BridgeConnection {
     if (!res.ok) return undefined;
     const body: unknown = await res.json();
     return isKubeObject(body) ? body : undefined;
+  }
+
+  /**
+   * The process's informer store against a paged LIST of the API server, both as key → resourceVersion
+   * (GET /compare, answered through the process's own API reader). The answer is read with a size cap:
+   * it comes from the network.
+   */
+  async compareVersions(informer: string, pageSize: number): Promise<RemoteVersions> {
+    const q = new URLSearchParams({ informer, pageSize: String(pageSize) });
+    const res = await fetch(`${this.baseUrl}/compare?${q}`, {
+      headers: this.auth(),
+      signal: AbortSignal.any([this.ac.signal, AbortSignal.timeout(120_000)]),
+    });
+    const text = await readCapped(res, MAX_COMPARE_BYTES);
+    if (!res.ok) throw new Error(`${this.process} could not compare ${informer}: ${text.slice(0, 300).trim()}`);
+    return parseRemoteVersions(JSON.parse(text) as unknown);
   }
 
   private auth(): Record<string, string> {

@@ -132,7 +132,7 @@ export function CacheDrift({ inf }: { inf: InformerView }) {
           {!cmd.available
             ? 'Not connected: the comparison runs on the server.'
             : !can
-              ? 'Nothing to compare with here (a replay has no API server).'
+              ? 'Nothing to compare with here: this dashboard has no API server to list from (a replay of a recording).'
               : 'A fresh LIST from the API server, in pages, diffed against this cache: keys it misses, keys it still holds that were deleted, keys at an older resourceVersion. Reads only.'}
         </Empty>
       )}

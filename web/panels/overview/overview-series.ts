@@ -4,13 +4,15 @@
 import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
 import { queueCounts, totalQueued } from '../../../shared/protocol/queue-counts';
 import type { ControllerView, InformerView, RuntimeView } from '../../../shared/protocol/view';
-import { laneName, splitLaneName } from '../../../shared/protocol/lanes';
+import { controllerSources } from '../../../shared/protocol/topology';
 import { partLiveness, type Liveness } from '../../../shared/protocol/liveness';
 import { ratePerSecond } from '../../../shared/protocol/reduce-series';
 import type { Tone } from '../../components/Stat';
 import { REFLECTOR_TONE } from '../../components/colors';
 import { histogramQuantile } from '../controller/controller-series';
 import { seriesRate, sortedControllers, sortedInformers } from '../focus';
+
+export { controllerSources };
 
 export interface InformerLane {
   id: string;
@@ -110,28 +112,6 @@ export function informerLane(inf: InformerView, windowMs: number, view?: Runtime
     lane.tone = 'err';
   }
   return lane;
-}
-
-/**
- * The informers a controller consumes: its For() kind, any informer that lists it as a handler, and every
- * kind its handlers received events for. With several processes attached, a controller's names and kinds
- * are its process's own and its informers sit in the same lane, so the lookup goes through that lane.
- */
-export function controllerSources(c: ControllerView, informers: readonly InformerView[]): string[] {
-  const { lane, name } = splitLaneName(c.name);
-  const ids = new Set(informers.map((i) => i.id));
-  const out = new Set<string>();
-  const add = (kind: string): void => {
-    const id = laneName(lane, kind);
-    if (ids.has(id)) out.add(id);
-  };
-  if (c.forKind) add(c.forKind);
-  for (const inf of informers) {
-    if (splitLaneName(inf.id).lane !== lane) continue;
-    if (inf.handlers.some((h) => h === name || h.startsWith(`${name}/`) || h === c.name)) out.add(inf.id);
-  }
-  for (const w of c.watches ?? []) add(w);
-  return [...out];
 }
 
 export function controllerLane(
