@@ -98,7 +98,7 @@ func (s *Scope) watchManager(mgr manager.Manager) {
 	if seen {
 		return
 	}
-	_ = mgr.Add(manager.RunnableFunc(func(ctx context.Context) error {
+	_ = mgr.Add(everyReplica(func(ctx context.Context) error {
 		s.emit(protocol.ManagerLifecycleEvent{Phase: "started"})
 		if lease != "" {
 			s.emit(protocol.LeaderElectionEvent{Lease: lease, Identity: s.cfg.Process, Phase: "acquiring"})
@@ -111,6 +111,13 @@ func (s *Scope) watchManager(mgr manager.Manager) {
 		_ = mgr.Add(&leaderRunnable{s: s, lease: lease})
 	}
 }
+
+// everyReplica runs on every replica, leader or not: a plain RunnableFunc would join the leader-election
+// group and start only on the leader, so a standby would never say it started or is waiting for the lease.
+type everyReplica func(ctx context.Context) error
+
+func (f everyReplica) Start(ctx context.Context) error { return f(ctx) }
+func (f everyReplica) NeedLeaderElection() bool        { return false }
 
 // leaderRunnable starts only once this process holds the lease.
 type leaderRunnable struct {
