@@ -61,6 +61,43 @@ describe('liveness of an attached process', () => {
     expect(partLiveness(v, v.controllers['mirror']!).state).toBe('alive');
   });
 
+  it("forgets a dead run's queue when a new run connects: nothing of it is still processing", () => {
+    // Killed mid-reconcile: the old run's key read 'processing' for good, though nothing processed it.
+    let v = run([
+      connected('op-1'),
+      ...parts(),
+      {
+        kind: 'queue.add',
+        queue: 'mirror',
+        key: 'ns/a',
+        cause: { type: 'event' },
+        queued: true,
+        dirtyWhileProcessing: false,
+        depth: { ready: 1, waiting: 0, processing: 0 },
+      },
+      { kind: 'queue.get', queue: 'mirror', key: 'ns/a', waitMs: 1, depth: { ready: 0, waiting: 0, processing: 1 } },
+      { kind: 'reconcile.start', controller: 'mirror', key: 'ns/a', worker: 0, causes: [], attempt: 1 },
+      {
+        kind: 'queue.add',
+        queue: 'mirror',
+        key: 'ns/b',
+        cause: { type: 'event' },
+        queued: true,
+        dirtyWhileProcessing: false,
+        depth: { ready: 1, waiting: 0, processing: 1 },
+      },
+      gone('op-1'),
+    ]);
+    expect(v.controllers['mirror']?.keys['ns/a']?.state).toBe('processing');
+    v = run([connected('op-1')], v);
+    const c = v.controllers['mirror']!;
+    expect(c.keys['ns/a']).toMatchObject({ state: 'idle', lastReconcile: { interrupted: true } });
+    expect(c.keys['ns/a']?.lastReconcile?.endTs).toBeDefined();
+    expect(c.keys['ns/b']).toMatchObject({ state: 'idle', pendingCauses: [] });
+    expect(c.depth).toEqual({ ready: 0, waiting: 0, processing: 0 });
+    expect(c.activeWorkers).toBe(0);
+  });
+
   it('keeps each lane tied to its own process', () => {
     const v = run([connected('a'), connected('b'), ...parts('a'), ...parts('b'), gone('a')]);
     expect(partLiveness(v, v.controllers['[a] mirror']!).state).toBe('gone');

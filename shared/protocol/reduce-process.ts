@@ -5,6 +5,7 @@
 import type { BridgeEvent } from './events-bridge';
 import type { Draft } from './reduce-draft';
 import { unhandled } from './reduce-exhaustive';
+import { forgetOldRun } from './reduce-restart';
 import { notable } from './reduce-notable';
 import { laneOf } from './lanes';
 import { dict, lookup } from './records';
@@ -36,6 +37,7 @@ export function applyBridgeEvent(d: Draft, ev: Stamped<BridgeEvent>): void {
         ...(ev.phase !== 'connected' && prev?.manager ? { manager: prev.manager } : {}),
       };
       all[ev.process] = next;
+      if (ev.phase === 'connected' && prev) forgetOldRun(d, ev.process, ev.ts);
       const text =
         ev.phase === 'gone'
           ? `process ${ev.process} is gone${ev.reason ? `: ${ev.reason}` : ''}`

@@ -229,6 +229,11 @@ export interface ReconcileRecord {
   attributions?: (CauseAttribution | null)[];
   /** Writes this reconcile made (verb + object), counted. */
   writes: number;
+  /**
+   * Its process ended before it did (killed, and a new run of the process connected): it never finished,
+   * and endTs is when that became known. No outcome.
+   */
+  interrupted?: boolean;
 }
 
 /**

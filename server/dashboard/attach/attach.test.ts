@@ -191,4 +191,25 @@ describe('KeyMirror', () => {
     expect(mirror.get('v1/ConfigMap', 'ns', 'a')).toBeUndefined();
     expect(got).toHaveLength(4);
   });
+
+  it("forgets the keys of a process's earlier run once a new run connects or an informer starts again", () => {
+    const { probe } = collector();
+    const mirror = new KeyMirror(probe);
+    const add = (name: string) =>
+      mirror.emit({
+        kind: 'indexer.update',
+        informer: 'v1/ConfigMap',
+        op: 'add',
+        key: `ns/${name}`,
+        ref: { gvk: 'v1/ConfigMap', namespace: 'ns', name },
+        size: 1,
+      });
+    add('gone-while-down');
+    // The process was killed; the object was deleted while it was down; the new run lists only what is left.
+    mirror.emit({ kind: 'bridge.process', process: 'p', address: 'a:1', phase: 'connected' });
+    add('still-here');
+    expect(mirror.keys('v1/ConfigMap')).toEqual(['ns/still-here']);
+    mirror.emit({ kind: 'informer.lifecycle', informer: 'v1/ConfigMap', phase: 'started' });
+    expect(mirror.keys('v1/ConfigMap')).toEqual([]);
+  });
 });

@@ -28,6 +28,10 @@ export class KeyMirror implements Probe, ObjectSource {
   }
 
   emit(ev: RuntimeEvent): void {
+    // A new run of the process (or of one informer) lists everything again: keys of the old run that are
+    // not listed again were deleted meanwhile, and no delete event will ever say so.
+    if (ev.kind === 'bridge.process' && ev.phase === 'connected') this.forget();
+    else if (ev.kind === 'informer.lifecycle' && ev.phase === 'started') this.keysByInformer.delete(ev.informer);
     if (ev.kind === 'indexer.update') {
       let keys = this.keysByInformer.get(ev.informer);
       if (!keys) this.keysByInformer.set(ev.informer, (keys = new Set()));
@@ -42,6 +46,11 @@ export class KeyMirror implements Probe, ObjectSource {
       }
     }
     this.next.emit(ev);
+  }
+
+  private forget(): void {
+    this.keysByInformer.clear();
+    this.objects.clear();
   }
 
   private refresh(id: string, informer: string, key: string): void {

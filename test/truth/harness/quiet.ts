@@ -21,10 +21,13 @@ export function notQuiet(
 ): string | undefined {
   const open = new Map<string, number>();
   const last = new Map<string, TruthReconcile>();
-  for (const r of reconciles) {
+  // Several processes' logs, each in its own order: the last pass of a key is the latest by time.
+  const ordered = [...reconciles].sort((a, b) => a.ts - b.ts);
+  for (const r of ordered) {
     if (!r.key.startsWith(`${namespace}/`)) continue;
     const id = `${r.process}|${r.reconcileId}`;
-    if (r.phase === 'start') open.set(id, (open.get(id) ?? 0) + 1);
+    // A run that was killed mid-reconcile never logs the end: only the running generation's passes count.
+    if (r.phase === 'start' && (generation === undefined || r.generation === generation)) open.set(id, 1);
     else {
       open.delete(id);
       last.set(r.key, r);

@@ -31,7 +31,8 @@ export function checkView(view: RuntimeView, truth: Truth, opts: CheckOptions): 
       if (!truth.namespaces.has(k.key.slice(0, k.key.indexOf('/')))) continue;
       checkKeyCauses(c, k, truth, out);
       checkHotLoop(c, k, truth, out);
-      if (opts.quiescent) checkKeyQueue(c, k, truth, out);
+      // A gone process's queue is shown as it was last reported, under its gone banner: not a live state.
+      if (opts.quiescent && partLiveness(view, c).state === 'alive') checkKeyQueue(c, k, truth, out);
     }
   }
   checkProcesses(view, truth, out);

@@ -212,6 +212,10 @@ export function Trace({ view, route, now }: PanelProps) {
                   <div className="toolbar">
                     {rec.outcome ? (
                       <Badge tone={OUTCOME_TONE[rec.outcome]}>{rec.outcome}</Badge>
+                    ) : rec.interrupted ? (
+                      <Badge tone="warn" title="its process ended before it did: it never finished">
+                        interrupted
+                      </Badge>
                     ) : (
                       <Badge tone="warn">running</Badge>
                     )}
