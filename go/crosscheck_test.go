@@ -36,7 +36,7 @@ func TestQueueScript(t *testing.T) {
 	}
 	s := testScope(t)
 	q := newPQ(s, false)
-	n := 0
+	n, gets := 0, 0
 	for _, o := range ops {
 		switch o.Op {
 		case "add":
@@ -54,6 +54,7 @@ func TestQueueScript(t *testing.T) {
 				t.Fatalf("get: the queue handed out %q, the script expects %q", keyOf(item), o.Key)
 			}
 			n++
+			gets++
 		case "done":
 			q.Done(requestOf(o.Key))
 			n++
@@ -64,7 +65,12 @@ func TestQueueScript(t *testing.T) {
 			t.Fatalf("unknown op %q", o.Op)
 		}
 	}
-	drain(t, s, n) // every step reports exactly one event
+	// Every step reports exactly one queue event; the first get also reports the controller started, which
+	// is the tap's own news and not the queue's, so it is left out of what is compared.
+	if gets > 0 {
+		n++
+	}
+	drain(t, s, n)
 	lines, _, _ := s.ring.after(0, n)
 	f, err := os.Create(out)
 	if err != nil {
@@ -72,6 +78,12 @@ func TestQueueScript(t *testing.T) {
 	}
 	defer f.Close()
 	for _, l := range lines {
+		var head struct {
+			Kind string `json:"kind"`
+		}
+		if json.Unmarshal(l, &head) == nil && head.Kind == "controller.lifecycle" {
+			continue
+		}
 		_, _ = f.Write(l)
 	}
 	q.ShutDown()

@@ -825,6 +825,8 @@ type ManagerLifecycleEvent struct {
 	// One of: HTTPServers, Webhooks, Caches, Others, WarmupRunnables, LeaderElection.
 	Group string `json:"group,omitempty"`
 	Error string `json:"error,omitempty"`
+	// The attached process whose manager this is (set by the attach side); absent for the dashboard's own.
+	Process string `json:"process,omitempty"`
 }
 
 // KindManagerLifecycle is the wire kind of ManagerLifecycleEvent.
@@ -892,6 +894,8 @@ type LeaderElectionEvent struct {
 	// One of: acquiring, acquired, renewed, lost, released, observed.
 	Phase  string `json:"phase"`
 	Holder string `json:"holder,omitempty"`
+	// The attached process that reported it (set by the attach side); absent for the dashboard's own.
+	Process string `json:"process,omitempty"`
 }
 
 // KindLeaderelectionState is the wire kind of LeaderElectionEvent.
@@ -953,7 +957,8 @@ type BridgeProcessEvent struct {
 	Phase string `json:"phase"`
 	// Why it is gone, or what a resume could not recover.
 	Reason string `json:"reason,omitempty"`
-	// Events the process sent before a reconnect that the dashboard never received.
+	// Events the process emitted that the dashboard never received: before a reconnect, or (on the first
+	// connect) already evicted from the process's buffer. While any were missed, the view is incomplete.
 	Missed int `json:"missed,omitempty"`
 }
 

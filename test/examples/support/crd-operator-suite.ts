@@ -194,7 +194,7 @@ export function defineCrdOperatorSuite(target: () => CrdOperatorTarget): void {
     // The Overview's Notable list says it in words, naming the write.
     const note = r.cli.client.view.notable.find((n) => n.controller === 'website-buggy' && n.key === loop.key);
     expect(note?.text).toMatch(
-      /hot loop, \d+ reconciles in 10s, re-triggered by its own patchStatus of example\.controller-scope\.dev\/v1alpha1\/Website/,
+      /hot loop, \d+ reconciles in [\d.]+ s \(\d+ re-triggered by its own writes\), re-triggered by its own patchStatus of example\.controller-scope\.dev\/v1alpha1\/Website/,
     );
     // Nothing in the spec changed: the generation stayed where it was while the status kept moving.
     const s = await site(name);
