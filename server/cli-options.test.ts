@@ -89,6 +89,17 @@ describe('parseCli', () => {
     expect(usageError(['serve'])).toMatch(/unexpected argument 'serve'/);
   });
 
+  it('--workload picks the demo churn; run starts with none, so only the user controller objects move', () => {
+    expect(dashboard([]).workload).toBe('steady');
+    expect(dashboard(['run', 'c.ts']).workload).toBe('none');
+    expect(dashboard(['run', 'c.ts', '--workload', 'storm']).workload).toBe('storm');
+    expect(dashboard(['--envtest', '--workload', 'none']).workload).toBe('none');
+    expect(usageError(['--workload', 'busy'])).toMatch(/--workload takes steady, bursty, storm or none, got 'busy'/);
+    expect(usageError(['--kubeconfig', 'k', '--workload', 'steady'])).toMatch(/--workload applies to a cluster/);
+    expect(dashboard(['run', 'c.ts', '--kubeconfig-out', '/tmp/k']).kubeconfigOut).toBe('/tmp/k');
+    expect(usageError(['--replay', 'r', '--kubeconfig-out', 'k'])).toMatch(/--kubeconfig-out applies/);
+  });
+
   it('--in-cluster selects a kubeconfig cluster found as controller-runtime finds it, read-only', () => {
     const o = dashboard(['--in-cluster']);
     expect(o.cluster).toEqual({ mode: 'kubeconfig', kubeconfig: undefined, context: undefined });

@@ -1,6 +1,7 @@
 // Command-line flags: parsing, validation and --help. No logic beyond turning argv into options.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { CHURN_PROFILES, type ChurnProfile } from './cluster/sandbox/life/workload-generator';
 
 export const DEMO_CONTROLLERS = ['pod-counter', 'replicaset-owner', 'flaky', 'hot-loop'] as const;
 export type DemoControllerName = (typeof DEMO_CONTROLLERS)[number];
@@ -30,6 +31,10 @@ export interface DashboardCommand {
   record?: string;
   /** --ring-bytes: the recorder's byte budget for past events. Default: the recorder's (64 MiB). */
   ringBytes?: number;
+  /** The sandbox's or envtest's demo churn: a profile, or none (the default with run). Absent: steady. */
+  workload?: ChurnProfile | 'none';
+  /** --kubeconfig-out: where to write the kubeconfig of the sandbox or envtest cluster started. */
+  kubeconfigOut?: string;
   open: boolean;
 }
 
@@ -99,6 +104,11 @@ What to run:
                               cluster, none with run)
       --watch                 with run: reload a FILE when it, or a local file it imports, changes (the
                               dashboard, its history and the cluster stay)
+      --workload PROFILE      the demo churn of ConfigMaps and Deployments in namespace demo on the sandbox
+                              or envtest: steady, bursty, storm or none (default steady; none with run, so
+                              only your controller's objects move; the Faults panel can start it later)
+      --kubeconfig-out FILE   also write the started cluster's kubeconfig to FILE (for kubectl and your
+                              other clients; the start-up lines print export KUBECONFIG=… either way)
 
 Dashboard:
       --port N                port to listen on (default 7070; 0 picks a free one)
@@ -260,6 +270,8 @@ export function parseCli(argv: string[]): CliOptions {
         'ring-bytes': { type: 'string' },
         open: { type: 'boolean' },
         watch: { type: 'boolean' },
+        workload: { type: 'string' },
+        'kubeconfig-out': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -303,6 +315,13 @@ export function parseCli(argv: string[]): CliOptions {
     cluster = { mode: 'kubeconfig', kubeconfig: values.kubeconfig, context: values.context };
   else cluster = { mode: 'sandbox' };
 
+  const startsCluster = cluster.mode === 'sandbox' || cluster.mode === 'envtest';
+  for (const flag of ['workload', 'kubeconfig-out'] as const) {
+    if (values[flag] !== undefined && !startsCluster)
+      throw new CliUsageError(`--${flag} applies to a cluster controller-scope starts (the sandbox or --envtest)`);
+  }
+  const workload = parseWorkload(values.workload, run ? 'none' : 'steady');
+
   const host = values.host ?? '127.0.0.1';
   if (values['auth-token'] !== undefined && values['auth-token-file'] !== undefined) {
     throw new CliUsageError('give the token once: --auth-token or --auth-token-file, not both');
@@ -329,8 +348,18 @@ export function parseCli(argv: string[]): CliOptions {
     allowWrites: values['allow-writes'] ?? false,
     record: values.record,
     ...(values['ring-bytes'] !== undefined ? { ringBytes: parseByteSize('--ring-bytes', values['ring-bytes']) } : {}),
+    workload,
+    ...(values['kubeconfig-out'] !== undefined ? { kubeconfigOut: values['kubeconfig-out'] } : {}),
     open: values.open ?? false,
   };
+}
+
+function parseWorkload(given: string | undefined, fallback: ChurnProfile | 'none'): ChurnProfile | 'none' {
+  if (given === undefined) return fallback;
+  if (given === 'none') return 'none';
+  const profile = CHURN_PROFILES.find((p) => p === given);
+  if (profile) return profile;
+  throw new CliUsageError(`--workload takes ${CHURN_PROFILES.join(', ')} or none, got '${given.slice(0, 40)}'`);
 }
 
 function parseAttach(args: string[]): CliOptions {

@@ -1,6 +1,8 @@
 // The composition root: cluster → manager with the example controllers → recorder → dashboard. Nothing
 // here but wiring; every part it joins lives, and is tested, in its own folder.
+import { chmod, copyFile } from 'node:fs/promises';
 import type { DashboardCommand } from './cli-options';
+import type { ChurnProfile } from './cluster/sandbox/life';
 import { startCluster, type RunningCluster } from './cluster/connect';
 import { ClusterControlsImpl } from './cluster/controls';
 import { checkWatchedAccess, watchedKinds } from './cluster/watch-access';
@@ -24,6 +26,17 @@ export interface RunningApp {
   stop(): Promise<void>;
 }
 
+/** The demo churn a started cluster runs: paused for none (the Faults panel can still start it). */
+function demoWorkload(w: DashboardCommand['workload']): { profile?: ChurnProfile; paused?: boolean } {
+  return w === 'none' ? { paused: true } : { profile: w ?? 'steady' };
+}
+
+/** The kubeconfig the user asked for, readable by them alone: it holds the cluster's credentials. */
+async function copyKubeconfig(from: string, to: string): Promise<void> {
+  await copyFile(from, to);
+  await chmod(to, 0o600);
+}
+
 export async function runApp(opts: DashboardCommand, log: (line: string) => void = console.log): Promise<RunningApp> {
   const auth = { host: opts.host, port: opts.port, ...(opts.authToken ? { token: opts.authToken } : {}), log };
   if (opts.cluster.mode === 'replay') {
@@ -42,7 +55,7 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   const cluster = await startCluster(
     opts.cluster.mode === 'kubeconfig'
       ? { ...opts.cluster, ...(opts.namespace ? { namespace: opts.namespace } : {}) }
-      : opts.cluster,
+      : { ...opts.cluster, workload: demoWorkload(opts.workload) },
   );
   // A start that fails after the cluster is up (a busy port, a bad module) stops what it started, so no
   // sandbox keeps running and no temp dir is left behind.
@@ -140,9 +153,12 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   const running = manager
     .start(ac.signal)
     .catch((err: unknown) => log(`manager stopped with an error: ${err instanceof Error ? err.message : String(err)}`));
-  log(
-    `cluster: ${cluster.kind} ${cluster.server}${cluster.kubeconfigPath ? ` (kubectl --kubeconfig ${cluster.kubeconfigPath} get pods -A)` : ''}`,
-  );
+  log(`cluster: ${cluster.kind} ${cluster.server}`);
+  const kubeconfig = opts.kubeconfigOut ?? cluster.kubeconfigPath;
+  if (opts.kubeconfigOut && cluster.kubeconfigPath) await copyKubeconfig(cluster.kubeconfigPath, opts.kubeconfigOut);
+  if (kubeconfig && cluster.kind !== 'kubeconfig') log(`kubectl and your clients: export KUBECONFIG=${kubeconfig}`);
+  if (opts.workload === 'none' && cluster.kind !== 'kubeconfig')
+    log('demo churn: off (--workload steady|bursty|storm, or the Faults panel, starts it)');
   if (controllers.length > 0 || files.length === 0) log(`example controllers: ${controllers.join(', ') || 'none'}`);
   return {
     url: dashboard.url,

@@ -8,11 +8,14 @@ import { getConfig, type RestConfig } from '../runtime/client';
 import { ControlPlane } from './envtest';
 import { connectCluster } from './kubeconfig';
 import { SandboxServer } from './sandbox';
-import { startClusterLife, type ClusterLife } from './sandbox/life';
+import { startClusterLife, type ChurnProfile, type ClusterLife } from './sandbox/life';
+
+/** The demo churn a started cluster runs (see WorkloadGenerator). */
+export type DemoWorkload = { rate?: number; paused?: boolean; profile?: ChurnProfile };
 
 export type ClusterRequest =
-  | { mode: 'sandbox'; port?: number; workload?: { rate?: number; paused?: boolean } }
-  | { mode: 'envtest'; workload?: { rate?: number; paused?: boolean } }
+  | { mode: 'sandbox'; port?: number; workload?: DemoWorkload }
+  | { mode: 'envtest'; workload?: DemoWorkload }
   | { mode: 'kubeconfig'; kubeconfig?: string; context?: string; namespace?: string };
 
 export interface RunningCluster {

@@ -9,7 +9,7 @@ import type { Clock, TimerHandle } from '../runtime';
 import { realClock } from '../runtime';
 import type { RunningCluster } from './connect';
 import type { FaultVerb, WatchTarget } from './sandbox/faults';
-import type { ChurnProfile } from './sandbox/life';
+import { CHURN_PROFILES, type ChurnProfile } from './sandbox/life';
 
 export interface ActiveFaultInfo {
   id: string;
@@ -17,7 +17,7 @@ export interface ActiveFaultInfo {
   until?: number;
 }
 
-const PROFILES: readonly ChurnProfile[] = ['steady', 'bursty', 'storm'];
+const PROFILES = CHURN_PROFILES;
 const WRITE_VERBS: readonly FaultVerb[] = ['create', 'update', 'patch', 'delete'];
 
 interface Installed extends ActiveFaultInfo {

@@ -13,7 +13,7 @@
 // and, for a user's own main (the package's `controller-scope/dashboard` entry), one call around a manager:
 //
 //   await serveDashboard(mgr, { bindAddress: '127.0.0.1:7070' });
-export { serveDashboard, parseDashboardBindAddress } from './serve-dashboard';
+export { DASHBOARD_ADDRESS_ENV, serveDashboard, parseDashboardBindAddress } from './serve-dashboard';
 export type { ServeDashboardOptions, ServedDashboard } from './serve-dashboard';
 export { objectSourceOver } from './cache-object-source';
 export { Recorder } from './recorder/recorder';

@@ -17,9 +17,14 @@ import { Recorder } from './recorder/recorder';
 import { RecordingWriter } from './replay/recording-writer';
 import { startDashboard } from './transport/dashboard-server';
 
+/** Where serveDashboard listens when the caller does not say. */
+export const DASHBOARD_ADDRESS_ENV = 'CONTROLLER_SCOPE_DASHBOARD_ADDRESS';
+const DEFAULT_DASHBOARD_ADDRESS = '127.0.0.1:7070';
+
 export interface ServeDashboardOptions {
   /**
-   * "host:port" to listen on, like controller-runtime's Metrics.BindAddress. Default "127.0.0.1:7070";
+   * "host:port" to listen on, like controller-runtime's Metrics.BindAddress. Default: the environment's
+   * CONTROLLER_SCOPE_DASHBOARD_ADDRESS, else "127.0.0.1:7070" (so a port can change without editing main);
    * port 0 picks a free one; a host other than loopback requires a token (generated and logged when not given).
    */
   bindAddress?: string;
@@ -55,8 +60,19 @@ export function parseDashboardBindAddress(address: string): { host: string; port
   return { host: m[1] ?? (m[2] || '127.0.0.1'), port };
 }
 
+function dashboardAddress(given: string | undefined): { host: string; port: number } {
+  if (given !== undefined) return parseDashboardBindAddress(given);
+  const fromEnv = process.env[DASHBOARD_ADDRESS_ENV];
+  if (!fromEnv) return parseDashboardBindAddress(DEFAULT_DASHBOARD_ADDRESS);
+  try {
+    return parseDashboardBindAddress(fromEnv);
+  } catch (err) {
+    throw new Error(`${DASHBOARD_ADDRESS_ENV}: ${(err as Error).message}`);
+  }
+}
+
 export async function serveDashboard(mgr: Manager, opts: ServeDashboardOptions = {}): Promise<ServedDashboard> {
-  const { host, port } = parseDashboardBindAddress(opts.bindAddress ?? '127.0.0.1:7070');
+  const { host, port } = dashboardAddress(opts.bindAddress);
   const recorder = new Recorder({
     objectSource: objectSourceOver(() => mgr.getCache()),
     // Only the manager's runtime emits into it.

@@ -3,7 +3,7 @@
 // PodCounter main() with the one added line `await serveDashboard(mgr, …)`, both read over socket.io as the
 // browser reads them. Proves the exports, the types' entry points, the bin, tsx and the shipped web app.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -36,32 +36,17 @@ export default async function setup(mgr: Manager): Promise<void> {
 }
 `;
 
-// The seed's main(), line for line, plus the one line that serves the dashboard.
-const MAIN = `import { getConfigOrDie, newControllerManagedBy, newManager, setupSignalHandler, type Client, type Manager, type Request, type Result } from 'controller-scope';
-import { serveDashboard } from 'controller-scope/dashboard';
-
-const Pod = { apiVersion: 'v1', kind: 'Pod' } as const;
-const PodList = { apiVersion: 'v1', kind: 'PodList' } as const;
-
-class PodCounter {
-  constructor(readonly client: Client) {}
-  setupWithManager(mgr: Manager): Promise<void> {
-    return newControllerManagedBy(mgr).named('pod-counter').for(Pod).complete(this);
-  }
-  async reconcile(_ctx: unknown, _req: Request): Promise<Result> {
-    const podList = await this.client.list(PodList);
-    console.log(\`Number of pods: \${podList.items.length}\`);
-    return {};
-  }
+// The README's main.ts, exactly as printed there (the block after its marker): the seed's PodCounter main()
+// plus the one line that serves the dashboard. A snippet that fails as written fails here.
+const README_MAIN_MARKER = '<!-- main.ts: test/pack/pack.test.ts runs this block as printed -->';
+function readmeMain(): string {
+  const readme = readFileSync(join(REPO_ROOT, 'README.md'), 'utf8');
+  const at = readme.indexOf(README_MAIN_MARKER);
+  const open = readme.indexOf('```ts\n', at);
+  const close = readme.indexOf('\n```', open + 6);
+  if (at < 0 || open < 0 || close < 0) throw new Error(`README.md: no \`\`\`ts block after ${README_MAIN_MARKER}`);
+  return readme.slice(open + 6, close + 1);
 }
-
-const cfg = getConfigOrDie();
-const mgr = newManager(cfg, {});
-await serveDashboard(mgr, { bindAddress: '127.0.0.1:0' });
-const r = new PodCounter(mgr.getClient());
-await r.setupWithManager(mgr);
-await mgr.start(setupSignalHandler());
-`;
 
 describe('the packed package in an empty project', () => {
   let project: string;
@@ -74,23 +59,13 @@ describe('the packed package in an empty project', () => {
     npm(['pack', '--pack-destination', project, '--silent'], REPO_ROOT);
     const tarball = readdirSync(project).find((f) => f.endsWith('.tgz'));
     if (!tarball) throw new Error(`npm pack wrote no tarball into ${project}`);
-    writeFileSync(
-      join(project, 'package.json'),
-      JSON.stringify(
-        {
-          name: 'my-operator',
-          private: true,
-          type: 'module',
-          dependencies: { 'controller-scope': `file:./${tarball}` },
-        },
-        null,
-        2,
-      ),
-    );
+    // As the README sets a project up: `npm init -y && npm pkg set type=module`, then the package.
+    npm(['init', '-y'], project);
+    npm(['pkg', 'set', 'type=module'], project);
     // The registry is reachable, but what the checkout installed is in npm's cache: prefer it.
-    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'], project);
+    npm(['install', `./${tarball}`, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel', 'error'], project);
     writeFileSync(join(project, 'controller.ts'), CONTROLLER);
-    writeFileSync(join(project, 'main.ts'), MAIN);
+    writeFileSync(join(project, 'main.ts'), readmeMain());
   }, 300_000);
 
   afterAll(async () => {
@@ -139,7 +114,8 @@ describe('the packed package in an empty project', () => {
     });
     const main = await startNode(['--import', 'tsx', 'main.ts'], {
       cwd: project,
-      env: { KUBECONFIG: kubeconfig },
+      // The README's main listens on 7070; tests share the machine, so the port comes from the environment.
+      env: { KUBECONFIG: kubeconfig, CONTROLLER_SCOPE_DASHBOARD_ADDRESS: '127.0.0.1:0' },
       urlLine: /dashboard: (http\S+)/,
     });
     running.push(main);

@@ -1,6 +1,6 @@
 // `controller-scope run FILE…` end to end: the real CLI in a child process against the embedded sandbox,
 // read over socket.io as the browser reads it.
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ModuleView, RuntimeView } from '../../shared/protocol/view';
@@ -37,6 +37,8 @@ describe('controller-scope run: every accepted export shape and every bad module
       fixture('no-setup.ts'),
       fixture('setup-throws.ts'),
       syntaxError,
+      '--kubeconfig-out',
+      join(dir, 'sandbox.kubeconfig'),
       '--port',
       '0',
     ]);
@@ -66,6 +68,16 @@ describe('controller-scope run: every accepted export shape and every bad module
     for (const demo of ['pod-counter', 'replicaset-owner', 'flaky', 'hot-loop'])
       expect(v.controllers[demo]).toBeUndefined();
     expect(cli.output()).not.toMatch(/example controllers:/);
+    // No demo churn under run: the user's keys are not drowned by demo/churn-* ConfigMaps.
+    expect(cli.output()).toContain('demo churn: off');
+    expect(Object.keys(v.controllers['configmap-counter']?.keys ?? {}).filter((k) => k.includes('churn-'))).toEqual([]);
+  });
+
+  it('writes the sandbox kubeconfig where --kubeconfig-out says, for the user alone, and prints the export line', () => {
+    const file = join(dir, 'sandbox.kubeconfig');
+    expect(cli.output()).toContain(`export KUBECONFIG=${file}`);
+    expect(readFileSync(file, 'utf8')).toContain('server: http://127.0.0.1:');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
   it('a module without a setup function: what it exports, and what was expected', async () => {

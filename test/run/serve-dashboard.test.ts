@@ -6,7 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxServer } from '../../server/cluster/sandbox';
-import { parseDashboardBindAddress, serveDashboard, type ServedDashboard } from '../../server/dashboard';
+import {
+  DASHBOARD_ADDRESS_ENV,
+  parseDashboardBindAddress,
+  serveDashboard,
+  type ServedDashboard,
+} from '../../server/dashboard';
 import {
   getConfig,
   newControllerManagedBy,
@@ -100,5 +105,24 @@ describe('serveDashboard', () => {
     expect(parseDashboardBindAddress('0.0.0.0:7070')).toEqual({ host: '0.0.0.0', port: 7070 });
     expect(parseDashboardBindAddress('[::1]:8080')).toEqual({ host: '::1', port: 8080 });
     expect(() => parseDashboardBindAddress('7070')).toThrow(/bindAddress must be "host:port".*got "7070"/);
+  });
+
+  it('listens where CONTROLLER_SCOPE_DASHBOARD_ADDRESS says when main does not, and names the variable when it is bad', async () => {
+    const before = process.env[DASHBOARD_ADDRESS_ENV];
+    try {
+      process.env[DASHBOARD_ADDRESS_ENV] = 'seven';
+      await expect(serveDashboard(mgr)).rejects.toThrow(/^CONTROLLER_SCOPE_DASHBOARD_ADDRESS: .*got "seven"/);
+      process.env[DASHBOARD_ADDRESS_ENV] = '127.0.0.1:0';
+      const other = newManager(getConfig({ kubeconfig: join(dir, 'kubeconfig'), argv: [], env: {} }), {
+        registry: newRegistry(false),
+      });
+      const d = await serveDashboard(other, { log: () => {} });
+      expect(d.url).not.toContain(':7070');
+      expect((await fetch(`${d.url}healthz`)).status).toBe(200);
+      await d.close();
+    } finally {
+      if (before === undefined) delete process.env[DASHBOARD_ADDRESS_ENV];
+      else process.env[DASHBOARD_ADDRESS_ENV] = before;
+    }
   });
 });

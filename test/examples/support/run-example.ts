@@ -28,7 +28,7 @@ export async function runExample(file: string, clusterArgs: string[]): Promise<R
     // The sandbox prints the kubeconfig it wrote; a real cluster's is the one we passed.
     const kubeconfig = real
       ? clusterArgs[clusterArgs.indexOf('--kubeconfig') + 1]
-      : /kubectl --kubeconfig (\S+) get pods/.exec(cli.output())?.[1];
+      : /export KUBECONFIG=(\S+)/.exec(cli.output())?.[1];
     if (!kubeconfig) throw new Error(`no kubeconfig in the output:\n${cli.output()}`);
     return { cli, config: getConfig({ kubeconfig, env: {}, argv: [] }), stop: () => cli.stop() };
   } catch (err) {

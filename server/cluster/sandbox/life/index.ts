@@ -16,7 +16,7 @@ import { WorkloadGenerator, type ChurnProfile } from './workload-generator';
 import { clientTarget, storeTarget } from './workload-target';
 
 export { NodeSimulator } from './node-simulator';
-export { WorkloadGenerator, type ChurnProfile, type WorkloadStatus } from './workload-generator';
+export { CHURN_PROFILES, WorkloadGenerator, type ChurnProfile, type WorkloadStatus } from './workload-generator';
 export { storeTarget, clientTarget, type WorkloadTarget } from './workload-target';
 export { addWorkloadControllers } from './workload-controllers';
 export { addMoreControllers } from './more-controllers';

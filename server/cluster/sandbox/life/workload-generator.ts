@@ -6,6 +6,9 @@ import type { WorkloadTarget } from './workload-target';
 
 export type ChurnProfile = 'steady' | 'bursty' | 'storm';
 
+/** Every churn profile, for pickers and flags. */
+export const CHURN_PROFILES: readonly ChurnProfile[] = ['steady', 'bursty', 'storm'];
+
 export interface WorkloadGeneratorOptions {
   /** Where objects are written: the sandbox's store, or any cluster through a client. */
   target: WorkloadTarget;
