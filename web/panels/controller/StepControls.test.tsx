@@ -1,5 +1,7 @@
 // The step debugger over a live-like view and the server's pushed step state.
+import { renderToString } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
+import { StoreContext } from '../../client/hooks';
 import type { StepState } from '../../../shared/protocol/commands';
 import type { ServerStatus } from '../../../shared/protocol/socket';
 import type { RuntimeView } from '../../../shared/protocol/view';
@@ -89,6 +91,24 @@ describe('step debugger card', () => {
     expect(t).toContain('bp2 before any key reconciles, attempt ≥ 4');
     expect(t).toContain('✕ Remove');
     expect(t).toContain('paused before demo/x reconciles (breakpoint bp1): worker 1 holds it');
+  });
+
+  it('an empty key box means any key: a focused key is put in the box, never used from behind its placeholder', () => {
+    const view = recordedView();
+    const empty = renderToString(
+      <StoreContext.Provider value={withStatus(view, base)}>
+        <StepControls controller="flaky" />
+      </StoreContext.Provider>,
+    );
+    expect(empty).toMatch(/data-testid="step-key"[^>]*value=""|value=""[^>]*data-testid="step-key"/);
+    expect(renderText(<StepControls controller="flaky" />, withStatus(view, base))).toContain('for any key');
+    const focused = renderToString(
+      <StoreContext.Provider value={withStatus(view, base)}>
+        <StepControls controller="flaky" focusKey="demo/x" />
+      </StoreContext.Provider>,
+    );
+    expect(focused).toMatch(/value="demo\/x"/);
+    expect(focused).not.toMatch(/placeholder="demo\/x"/);
   });
 
   it('shows the worker holding a key at a breakpoint instead of "idle"', () => {

@@ -1,7 +1,7 @@
 // The step debugger: hold a controller's dispatching, release one key at a time, run to a key, and pause on
 // conditional breakpoints (key pattern, result, attempt), listed with their hits, toggled and removed. Every
 // command changes the one controller every viewer watches, and the card says so before anything is clicked.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { BreakOutcome, Command, StepState } from '../../../shared/protocol/commands';
 import { Card } from '../../components/Card';
 import { Badge } from '../../components/Stat';
@@ -33,13 +33,16 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
   const requeue = useCommand<{ controller: string; key: string }>();
   const offered = useCapability('step');
   const available = step.available && offered !== false;
-  const [key, setKey] = useState('');
+  // The box is the one source of the key: a focused key is put in it (visible, editable), never used from
+  // behind an empty box's placeholder, so an empty box means "any key" and says so.
+  const [key, setKey] = useState(focusKey ?? '');
+  useEffect(() => setKey(focusKey ?? ''), [focusKey]);
   const [when, setWhen] = useState<'' | BreakOutcome>('');
   const [minAttempt, setMinAttempt] = useState('');
   const pushed = useStoreState((s) => s.serverStatus?.steppers[controller]);
   const view = useStoreState((s) => s.view.controllers[controller]);
   const state = currentStepState(controller, pushed, step.result);
-  const target = key || focusKey;
+  const target = key.trim() || undefined;
   const disabled = !available || step.busy;
   const run = (cmd: Command) => void step.run(cmd);
   const attempt = minAttempt === '' ? undefined : Number(minAttempt);
@@ -100,7 +103,7 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
         <span className="sep" style={{ width: 1, height: 18, background: 'var(--line)' }} />
         <input
           className="inp"
-          placeholder={focusKey ?? 'namespace/name or ns/web-*'}
+          placeholder="namespace/name or ns/web-*"
           value={key}
           onChange={(e) => setKey(e.target.value)}
           style={{ width: 190 }}
