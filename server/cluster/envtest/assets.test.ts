@@ -96,6 +96,16 @@ describe('findAssets', () => {
     expect(msg).toContain('scripts/setup-envtest.sh');
   });
 
+  it('says what a half-built cache holds instead of calling it empty (a build may still be running)', () => {
+    const cache = join(root, 'cache');
+    fakeBinary(join(cache, 'k8s', `1.36.3-${platform}`), 'etcd');
+    expect(() => findAssets({ env: { CONTROLLER_SCOPE_ENVTEST_CACHE: cache } })).toThrow(
+      new RegExp(
+        `1\\.36\\.3-${platform} has etcd, lacks kube-apiserver — if scripts/setup-envtest\\.sh is still building`,
+      ),
+    );
+  });
+
   it('reports an empty cache when nothing is configured', () => {
     expect(() => findAssets({ env: { CONTROLLER_SCOPE_ENVTEST_CACHE: join(root, 'none') } })).toThrow(
       /kube-apiserver \(looked at cache .*none\/k8s \(empty\)\).*setup-envtest/,

@@ -80,6 +80,27 @@ export function newestCachedAssetsDir(env: NodeJS.ProcessEnv = process.env): str
 }
 
 /**
+ * What an incomplete cache holds, version by version: a cache with etcd but no kube-apiserver yet is
+ * usually a build still running, and "empty" would send the user to start a second one.
+ */
+function incompleteCache(env: NodeJS.ProcessEnv): string {
+  const root = join(defaultAssetsRoot(env), 'k8s');
+  let entries: string[];
+  try {
+    entries = readdirSync(root).sort(compareVersionDirs);
+  } catch {
+    return 'empty';
+  }
+  const parts = entries.slice(-3).map((e) => {
+    const has = ['etcd', 'kube-apiserver', 'kubectl'].filter((b) => isExecutable(join(root, e, b)));
+    const lacks = ['etcd', 'kube-apiserver'].filter((b) => !has.includes(b));
+    return `${e} has ${has.join(', ') || 'nothing'}${lacks.length ? `, lacks ${lacks.join(', ')}` : ''}`;
+  });
+  if (parts.length === 0) return 'empty';
+  return `${parts.join('; ')} — if scripts/setup-envtest.sh is still building, wait for it to finish`;
+}
+
+/**
  * Resolves kube-apiserver, etcd and (optionally) kubectl. Throws EnvtestAssetsError naming every path tried
  * and how to build the binaries when a required one is missing.
  */
@@ -92,7 +113,7 @@ export function findAssets(options: FindAssetsOptions = {}): EnvtestAssets {
       ? `assetsDir=${options.assetsDir}`
       : dir
         ? `cache ${dir}`
-        : `cache ${join(defaultAssetsRoot(env), 'k8s')} (empty)`;
+        : `cache ${join(defaultAssetsRoot(env), 'k8s')} (${incompleteCache(env)})`;
 
   const pick = (envName: string, binary: string): { path?: string; tried: string } => {
     const explicit = env[envName];
