@@ -25,7 +25,22 @@ function isUserFile(url) {
   return url.startsWith('file:') && !url.includes('/node_modules/') && !excluded.some((root) => url.startsWith(root));
 }
 
+// A user's TypeScript is written as ES modules (import/export, top-level await) whatever the nearest
+// package.json says: `npm init -y` makes "type": "commonjs", and loading their file as CommonJS would give it
+// a second copy of this package's runtime (through require) and fail on the first `import type`.
+const TYPESCRIPT = /\.(ts|tsx|mts)$/;
+
+function asModule(resolved) {
+  if (!isUserFile(resolved.url) || generationOf(resolved.url) === undefined) return resolved;
+  const path = new URL(resolved.url).pathname;
+  return TYPESCRIPT.test(path) && resolved.format !== 'module' ? { ...resolved, format: 'module' } : resolved;
+}
+
 export async function resolve(specifier, context, next) {
+  return asModule(await resolveGeneration(specifier, context, next));
+}
+
+async function resolveGeneration(specifier, context, next) {
   const resolved = await next(specifier, context);
   const generation = generationOf(context.parentURL);
   if (generation === undefined || !isUserFile(resolved.url) || generationOf(resolved.url) !== undefined) {

@@ -108,8 +108,10 @@ function collector() {
   return { got, probe: { enabled: true, emit: (e: RuntimeEvent) => void got.push(e) } };
 }
 
+/** Waits for pred; the bound is only there so a broken build fails instead of hanging, even on a loaded machine. */
 async function until(pred: () => boolean): Promise<void> {
-  for (let i = 0; i < 400 && !pred(); i++) await new Promise((r) => setTimeout(r, 10));
+  const deadline = Date.now() + 30_000;
+  while (!pred() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
   expect(pred()).toBe(true);
 }
 
@@ -141,6 +143,34 @@ describe('BridgeConnection', () => {
       'resumed',
     ]);
     expect(conn.controllers()).toEqual(['c']);
+  });
+
+  it('keeps retrying a gone process without piling listeners on its signal', async () => {
+    let hellos = 0;
+    const server = createServer((_req, res) => {
+      hellos++;
+      res.writeHead(503).end();
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on('warning', onWarning);
+    const { probe } = collector();
+    const conn = new BridgeConnection({
+      address: `127.0.0.1:${(server.address() as AddressInfo).port}`,
+      probe,
+      retryMs: 1,
+    });
+    cleanups.push(
+      async () => process.off('warning', onWarning),
+      () => conn.close(),
+      () => new Promise<void>((r) => server.close(() => r())),
+    );
+    conn.start();
+    await until(() => hellos >= 30);
+    // A warning is emitted on the next tick after the listener that crosses the limit.
+    await new Promise((r) => setImmediate(r));
+    expect(warnings).not.toContain('MaxListenersExceededWarning');
   });
 
   it('starts over when the process is a new one (another epoch)', async () => {

@@ -1,6 +1,7 @@
 // One attached process: reads its hello, streams its events into the recorder, reconnects (resuming from
 // the last seq it received while the process is the same one), and reports the process as gone when it
 // cannot be reached, instead of going silent.
+import { setTimeout as delay } from 'node:timers/promises';
 import type { KubeObject } from '../../../shared/models/object';
 import type { BridgeHello } from '../../../shared/protocol/events-bridge';
 import type { RuntimeEvent } from '../../../shared/protocol/events';
@@ -154,10 +155,9 @@ export class BridgeConnection {
       }
       if (this.ac.signal.aborted || this.state === 'incompatible') return;
       this.gone(reason);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, this.o.retryMs ?? 1000);
-        this.ac.signal.addEventListener('abort', () => (clearTimeout(t), r()), { once: true });
-      });
+      // The timer's own abort listener goes when it fires: one added per retry and never removed piled up
+      // on the connection's signal (MaxListenersExceededWarning once a process had been gone a few seconds).
+      await delay(this.o.retryMs ?? 1000, undefined, { signal: this.ac.signal }).catch(() => {});
     }
   }
 
