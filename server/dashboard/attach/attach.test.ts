@@ -162,7 +162,9 @@ describe('BridgeConnection', () => {
       retryMs: 1,
     });
     cleanups.push(
-      async () => process.off('warning', onWarning),
+      async () => {
+        process.off('warning', onWarning);
+      },
       () => conn.close(),
       () => new Promise<void>((r) => server.close(() => r())),
     );

@@ -62,8 +62,11 @@ async function checkpoint(
   for (;;) {
     o.server.check();
     const view: RuntimeView = o.target.view();
+    // The controller may act again after quiet (a requeueAfter that comes due): the processes' own logs are
+    // read again with the view, so a reconcile the view shows is compared with a truth that has it too.
+    const { writes, reconciles } = o.target.records();
     found = [
-      ...checkView(view, { ...truth, processes: o.target.processes() }, { quiescent: true }),
+      ...checkView(view, { ...truth, writes, reconciles, processes: o.target.processes() }, { quiescent: true }),
       ...(await checkCaches(view, o.target, await driver.clusterCounts())),
     ];
     if (found.length === 0 || Date.now() > deadline) break;
