@@ -32,6 +32,7 @@ for (const o of only ?? []) {
 
 const seeds = Array.from({ length: count }, (_, i) => first + i);
 let falseClaims = 0;
+let failedSeeds = 0;
 let claims = 0;
 for (const c of CONFIGURATIONS) {
   const label = configurationLabel(c);
@@ -47,7 +48,13 @@ for (const c of CONFIGURATIONS) {
     onSeed: (r) => {
       claims += r.claims;
       falseClaims += r.falseClaims.length;
-      const mark = r.falseClaims.length === 0 ? 'ok' : `${r.falseClaims.length} FALSE`;
+      if (r.error !== undefined) failedSeeds++;
+      const mark =
+        r.error !== undefined
+          ? `RUN FAILED: ${r.error}`
+          : r.falseClaims.length === 0
+            ? 'ok'
+            : `${r.falseClaims.length} FALSE`;
       console.log(
         `${label} seed ${r.seed}: ${r.steps} steps, ${r.checkpoints} checkpoints, ${r.claims} claims: ${mark}`,
       );
@@ -60,5 +67,7 @@ for (const c of CONFIGURATIONS) {
     `${label}: ${results.length} seeds in ${Math.round((Date.now() - started) / 1000)} s, ${bad} false claims`,
   );
 }
-console.log(`truth: ${claims} claims checked, ${falseClaims} false`);
-process.exit(falseClaims === 0 ? 0 : 1);
+console.log(
+  `truth: ${claims} claims checked, ${falseClaims} false${failedSeeds ? `; ${failedSeeds} seeds failed to run` : ''}`,
+);
+process.exit(falseClaims === 0 && failedSeeds === 0 ? 0 : 1);

@@ -43,6 +43,7 @@ describe('the dashboard makes no false claim (ground-truth oracle, fixed seeds)'
       const results = await runConfiguration(config, { seeds, steps: 24 });
       expect(results.map((r) => r.seed)).toEqual(seeds);
       // Every checkpoint looked at claims; a run that checked nothing would pass for the wrong reason.
+      expect(results.filter((r) => r.error !== undefined).map((r) => `seed ${r.seed}: ${r.error}`)).toEqual([]);
       for (const r of results) expect(r.claims).toBeGreaterThan(0);
       expect(report(results)).toBe('');
     });

@@ -43,7 +43,17 @@ export async function runConfiguration(c: ConfigurationName, o: RunOptions): Pro
   const results: SeedResult[] = [];
   try {
     for (const seed of o.seeds) {
-      const r = await runSeed(seed, { kubeconfig: cluster.kubeconfig, target, server, steps: o.steps });
+      // A seed whose run fails is reported and the next one goes on: one stuck seed must not hide the rest.
+      const r = await runSeed(seed, { kubeconfig: cluster.kubeconfig, target, server, steps: o.steps }).catch(
+        (err: unknown): SeedResult => ({
+          seed,
+          steps: 0,
+          checkpoints: 0,
+          claims: 0,
+          falseClaims: [],
+          error: err instanceof Error ? err.message : String(err),
+        }),
+      );
       results.push(r);
       o.onSeed?.(r);
     }
@@ -51,8 +61,10 @@ export async function runConfiguration(c: ConfigurationName, o: RunOptions): Pro
     await target.stop();
     server.stop();
     await cluster.stop();
-    // TRUTH_KEEP=1 keeps the run's logs (the controllers' truth logs, kubeconfig) to look at afterwards.
-    if (process.env['TRUTH_KEEP'] === '1') console.log(`truth: kept ${dir}`);
+    // TRUTH_KEEP=1 keeps the run's logs (the controllers' truth logs, kubeconfig) to look at afterwards; a
+    // run with a false claim or a failed seed keeps them anyway, since that is when they are needed.
+    const failed = results.some((r) => r.error !== undefined || r.falseClaims.length > 0);
+    if (process.env['TRUTH_KEEP'] === '1' || failed) console.log(`truth: kept ${dir}`);
     else rmSync(dir, { recursive: true, force: true });
   }
   return results;

@@ -18,6 +18,8 @@ export interface SeedResult {
   /** Claims checked at all checkpoints (causes, labels, states, processes…). */
   claims: number;
   falseClaims: (FalseClaim & { checkpoint: number })[];
+  /** The run itself failed (the controller never became quiet, a step threw): not a claim, but no pass. */
+  error?: string;
 }
 
 export interface SeedOptions {
