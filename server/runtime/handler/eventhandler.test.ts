@@ -2,7 +2,10 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject, OwnerReference } from '../../../shared/models/object';
 import { FakeRequestQueue } from '../testing/fake-request-queue';
-import { requestKey } from '../reconcile/reconcile';
+import { requestKey, type Request } from '../reconcile/reconcile';
+import { FakeClock } from '../testing/fake-clock';
+import { NOOP_PROBE } from '../instrumentation/probe';
+import { PriorityQueue } from '../workqueue/priority-queue';
 import { enqueueRequestForObject } from './enqueue';
 import { enqueueRequestsFromMapFunc } from './enqueue-mapped';
 import { enqueueRequestForOwner } from './enqueue-owner';
@@ -337,4 +340,18 @@ describe('WithLowPriorityWhenUnchanged: custom handlers', () => {
       expect(q.calls.map((c) => c.op)).toEqual(r.op === 'addWithOpts' ? [] : [r.op, r.op]);
     });
   }
+});
+
+describe('funcs on the real priority queue, with no probe', () => {
+  // The dashboard's probe wrapped the queue and hid it: a library user's manager crashed on the first event.
+  it('adds through the queue itself (its methods keep their this)', async () => {
+    const q = new PriorityQueue<Request>({ name: 'c', clock: new FakeClock(), probe: NOOP_PROBE });
+    const h = funcs({ create: (_c, e, queue) => queue.add({ namespace: 'ns', name: e.object?.metadata.name ?? '' }) });
+    expect(() => h.create(ctx, { object: pod('ns', 'a'), isInInitialList: true }, q)).not.toThrow();
+    expect(q.len()).toBe(1);
+    const got = await q.getWithPriority();
+    expect(got.item).toEqual({ namespace: 'ns', name: 'a' });
+    expect(got.priority).toBe(LOW_PRIORITY);
+    q.shutDown();
+  });
 });

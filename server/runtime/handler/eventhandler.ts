@@ -76,7 +76,8 @@ export function withLowPriorityWhenUnchanged<T extends KubeObject = KubeObject>(
 
 /** upstream workqueueWithDefaultPriority: every add on the priority queue carries `priority` unless it names one. */
 function withDefaultPriority(q: RequestQueue, priority: number | undefined): RequestQueue {
-  const addWithOpts = q.addWithOpts as NonNullable<RequestQueue['addWithOpts']>;
+  // Bound: taken off the queue, the method would run with no `this` (the priority queue's own fields).
+  const addWithOpts = (q.addWithOpts as NonNullable<RequestQueue['addWithOpts']>).bind(q);
   const withPriority = (o: AddOpts): AddOpts =>
     o.priority === undefined && priority !== undefined ? { ...o, priority } : o;
   return {
