@@ -285,6 +285,20 @@ describe('delta_fifo_test', () => {
     expect((barNewest as DeletedFinalStateUnknown<Counted>).obj).toEqual({ name: 'bar', val: 16, transformed: 1 });
   });
 
+  it('transforms the objects Replace queues as Sync deltas (they come from a list), not a resync of cached ones', async () => {
+    let calls = 0;
+    const transformer = (o: TObj): TObj => (calls++, { ...o, val: (o.val as number) + 100 });
+    const known = new Map<string, TObj>([['a', mk('a', 1)]]);
+    const knownObjects: KeyListerGetter<TObj> = { listKeys: () => [...known.keys()], getByKey: (k) => known.get(k) };
+    const f = fifo({ transformer, known: knownObjects });
+    f.replace([mk('a', 2)], '2');
+    expect(calls).toBe(1);
+    const listed = await pop(f);
+    expect(listed[0]).toMatchObject({ type: 'Sync', object: { name: 'a', val: 102 } });
+    f.resync();
+    expect(calls).toBe(1);
+  });
+
   it('TestDeltaFIFO_addIfNotPresent', async () => {
     const f = fifo();
     let err: unknown;

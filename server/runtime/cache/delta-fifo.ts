@@ -122,7 +122,9 @@ export class DeltaFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<De
     const keys = new Set<string>();
     for (const obj of list) {
       keys.add(this.keyOf(obj));
-      this.queueAction(action, obj);
+      // Listed objects are new to the queue, so they go through the transformer even as Sync deltas
+      // (upstream queues them as Sync transformed as Replaced); only a resync's Sync carries cached objects.
+      this.queueAction(action, obj, 'Replaced');
     }
     let queuedDeletions = 0;
     for (const [k, deltas] of [...this.items]) {
@@ -200,9 +202,13 @@ export class DeltaFIFO<T = KubeObject> extends FifoCommon<T> implements Queue<De
     return undefined;
   }
 
-  protected override queueAction(type: DeltaType, obj: T | DeletedFinalStateUnknown<T>): void {
+  protected override queueAction(
+    type: DeltaType,
+    obj: T | DeletedFinalStateUnknown<T>,
+    transformAs: DeltaType = type,
+  ): void {
     const key = this.keyOf(obj);
-    const stored = this.transformIncoming(type, obj);
+    const stored = this.transformIncoming(transformAs, obj);
     const existing = this.items.get(key);
     const deltas = dedupDeltas([...(existing ?? []), { type, object: stored }]);
     if (!existing) this.queue.push(key);
