@@ -49,8 +49,12 @@ export function enqueueRequestForOwner(opts: EnqueueRequestForOwnerOptions): Eve
     return scope;
   };
 
-  /** The owner references of obj that name our owner type (all, or the controller one). */
-  function matchingRefs(obj: KubeObject): OwnerReference[] | Error {
+  /**
+   * The owner references of obj that name our owner type (all, or the controller one). As upstream, an
+   * unparsable apiVersion is reported and ends this object's references: the matches before it stand, and
+   * the other object of an update is still looked at.
+   */
+  function matchingRefs(obj: KubeObject): OwnerReference[] {
     let refs = obj.metadata.ownerReferences ?? [];
     if (opts.onlyControllerOwner) {
       const ctrl = refs.find((r) => r.controller === true);
@@ -62,7 +66,8 @@ export function enqueueRequestForOwner(opts: EnqueueRequestForOwnerOptions): Eve
       try {
         group = parseGroupVersion(ref.apiVersion).group;
       } catch (err) {
-        return err instanceof Error ? err : new Error(String(err));
+        opts.onError?.(err);
+        break;
       }
       if (ref.kind === ownerGK.kind && group === ownerGK.group) out.push(ref);
     }
@@ -79,12 +84,7 @@ export function enqueueRequestForOwner(opts: EnqueueRequestForOwnerOptions): Eve
     const work: { obj: KubeObject; refs: OwnerReference[] }[] = [];
     for (const obj of objs) {
       if (!obj) continue;
-      const refs = matchingRefs(obj);
-      if (refs instanceof Error) {
-        opts.onError?.(refs);
-        return;
-      }
-      work.push({ obj, refs });
+      work.push({ obj, refs: matchingRefs(obj) });
     }
     if (work.every((w) => w.refs.length === 0)) return;
     const add = (namespaced: boolean): void => {

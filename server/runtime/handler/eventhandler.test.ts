@@ -211,6 +211,24 @@ describe('EnqueueRequestForOwner', () => {
     expect(q.len()).toBe(0);
     expect(errors).toHaveLength(1);
   });
+  it('keeps the good owners before an invalid apiVersion, and the other object of an update', () => {
+    const errors: unknown[] = [];
+    const h2 = enqueueRequestForOwner({ ownerType: 'apps/v1/ReplicaSet', onError: (e) => errors.push(e) });
+    const q = new FakeRequestQueue();
+    h2.create(ctx, { object: owned('biz', [ref('good'), ref('x', { apiVersion: 'apps/v1/fail' })]) }, q);
+    expect(keys(q)).toEqual(['biz/good']);
+    const q2 = new FakeRequestQueue();
+    h2.update(
+      ctx,
+      {
+        objectOld: owned('biz', [ref('old-owner')]),
+        objectNew: owned('biz', [ref('x', { apiVersion: 'apps/v1/fail' })]),
+      },
+      q2,
+    );
+    expect(keys(q2)).toEqual(['biz/old-owner']);
+    expect(errors).toHaveLength(2);
+  });
   it('throws without an owner type', () => {
     expect(() => enqueueRequestForOwner({ ownerType: undefined as unknown as string })).toThrow();
   });
