@@ -387,6 +387,37 @@ describe('Manager stop procedure', () => {
     expect((client as unknown as Holder).holder()).toBe('');
   });
 
+  it('a stopping manager that wins the lease does not start its leader-election runnables', async () => {
+    const clock = new FakeClock();
+    const client = leaseStore();
+    const first = newTestManager({ ...le, identity: 'one', client, leaderElectionReleaseOnCancel: true }, clock).m;
+    const second = newTestManager({ ...le, identity: 'two', client, gracefulShutdownTimeoutMs: 60_000 }, clock).m;
+    let secondRan = false;
+    second.add(runnableFunc(async () => void (secondRan = true)));
+    // Slow to stop, so the second's elector is still trying while the manager is stopping.
+    second.add({
+      needLeaderElection: () => false,
+      start: async (signal: AbortSignal) => {
+        await new Promise<void>((r) => signal.addEventListener('abort', () => r(), { once: true }));
+        await clock.sleep(30_000);
+      },
+    } as Runnable);
+    const ac1 = new AbortController();
+    const ac2 = new AbortController();
+    const r1 = first.start(ac1.signal);
+    await until(clock, () => first.isLeader());
+    const r2 = second.start(ac2.signal);
+    await clock.advance(1_000);
+    ac2.abort();
+    ac1.abort();
+    await r1;
+    expect((client as unknown as Holder).holder()).toBe('');
+    await clock.advance(20_000);
+    await clock.advance(20_000);
+    await r2;
+    expect(secondRan).toBe(false);
+  });
+
   it('returns both the runnable error and the stop error when both happen', async () => {
     const { m, clock } = newTestManager({ gracefulShutdownTimeoutMs: 1000 });
     m.add(runnableFunc(() => new Promise<void>(() => undefined)));

@@ -323,6 +323,12 @@ export class Manager {
       metrics: leaderElectionMetrics(this.registry),
       callbacks: {
         onStartedLeading: () => {
+          // The elector runs until the stop procedure is over (the lease is held while runnables finish), so
+          // a stopping manager can still win it: upstream refuses to start leader-election runnables then.
+          if (this.stopping || internal.aborted) {
+            this.log.info('elected while stopping: leader-election runnables are not started');
+            return;
+          }
           void this.startLeaderElectionRunnables(internal).catch((err: unknown) => this.runnableFailed(err));
         },
         onStoppedLeading: () => {
