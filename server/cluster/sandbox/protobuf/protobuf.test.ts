@@ -68,6 +68,24 @@ describe('decodeKubernetesProtobuf', () => {
   });
 });
 
+describe('DeleteOptions under a group', () => {
+  it('decodes the DeleteOptions a clientset sends as its own group version (apiextensions.k8s.io/v1)', () => {
+    const field = (n: number, bytes: Buffer): Buffer =>
+      Buffer.concat([Buffer.from([(n << 3) | 2, bytes.length]), bytes]);
+    const typeMeta = Buffer.concat([
+      field(1, Buffer.from('apiextensions.k8s.io/v1')),
+      field(2, Buffer.from('DeleteOptions')),
+    ]);
+    const raw = field(4, Buffer.from('Foreground'));
+    const body = Buffer.concat([Buffer.from('k8s\0'), field(1, typeMeta), field(2, raw)]);
+    expect(decodeKubernetesProtobuf(new Uint8Array(body))).toEqual({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'DeleteOptions',
+      propagationPolicy: 'Foreground',
+    });
+  });
+});
+
 describe('protobuf coverage', () => {
   it('has a field table for every built-in kind the sandbox serves', async () => {
     const { decodableKinds } = await import('./protobuf');

@@ -215,6 +215,12 @@ export function decodableKinds(): string[] {
   return Object.keys(roots);
 }
 
+/**
+ * meta/v1 kinds apimachinery registers into every group version (AddToGroupVersion): a clientset sends
+ * them under its own group, e.g. the apiextensions clientset's DeleteOptions as apiextensions.k8s.io/v1.
+ */
+const GROUP_WIDE_META_KINDS: ReadonlySet<string> = new Set(['DeleteOptions']);
+
 /** Decodes a full protobuf request body into a JSON object with apiVersion and kind. */
 export function decodeKubernetesProtobuf(body: Uint8Array): Record<string, unknown> {
   if (!isKubernetesProtobuf(body)) throw new ProtobufError('missing the k8s protobuf prefix');
@@ -224,7 +230,8 @@ export function decodeKubernetesProtobuf(body: Uint8Array): Record<string, unkno
   const tm = typeMeta instanceof Uint8Array ? readFields(typeMeta) : new Map<number, Raw[]>();
   const apiVersion = text(tm.get(1)?.[0]?.value ?? new Uint8Array());
   const kind = text(tm.get(2)?.[0]?.value ?? new Uint8Array());
-  const root = roots[`${apiVersion}/${kind}`];
+  const root =
+    roots[`${apiVersion}/${kind}`] ?? (GROUP_WIDE_META_KINDS.has(kind) ? roots[`meta.k8s.io/v1/${kind}`] : undefined);
   if (!root) throw new ProtobufError(`no protobuf schema for ${apiVersion}, Kind=${kind}`);
   const obj = decodeMessage(root, rawBytes instanceof Uint8Array ? rawBytes : new Uint8Array());
   return { apiVersion, kind, ...obj };
