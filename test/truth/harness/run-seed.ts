@@ -45,6 +45,7 @@ export async function runSeed(seed: number, o: SeedOptions): Promise<SeedResult>
     else if (step.op === 'checkpoint') await checkpoint(namespace, driver, o, result);
     else await driver.run(step);
   }
+  await driver.clear();
   return result;
 }
 

@@ -39,6 +39,24 @@ export class WorkloadDriver {
     await this.api.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: this.namespace } });
   }
 
+  /**
+   * Deletes what the seed left (its ConfigMaps and Secrets), once it has been checked: every later restart
+   * lists and reconciles all objects again, so a run that kept every seed's objects would make each seed
+   * wait behind all earlier ones (a seed's quiet then timed out on a backlog, not on a wrong view).
+   */
+  async clear(): Promise<void> {
+    for (const kind of ['ConfigMap', 'Secret'] as const) {
+      const list = await this.api.list('v1', kind, this.namespace);
+      for (const o of list.items) {
+        await this.api
+          .delete({ apiVersion: 'v1', kind, metadata: { namespace: this.namespace, name: o.metadata?.name ?? '' } })
+          .catch((err: unknown) => {
+            if ((err as { code?: number }).code !== 404) throw err;
+          });
+      }
+    }
+  }
+
   /** The run's ConfigMaps and Secrets as the server holds them now: key → resourceVersion. */
   async objects(): Promise<ServerObjects> {
     const versions = async (kind: string): Promise<Map<string, string>> => {
