@@ -7,7 +7,7 @@ import type { ControllerName, InformerId, MetaNamespaceKey, ObjectRef } from './
 import type { DeltaType, ReflectorState } from './events-cache';
 import type { ReflectorTransitionId } from './reflector-machine';
 import type { CauseType, EnqueueCause, QueueDepth } from './events-workqueue';
-import type { ReconcileOutcome } from './events-controller';
+import type { ControllerQueueKind, ControllerSource, ReconcileOutcome } from './events-controller';
 import type { StampedEvent } from './events';
 import { PROTOCOL_VERSION } from './version';
 import { RECONCILE_TIME_BUCKETS } from '../models/reconcile-time-buckets';
@@ -445,6 +445,11 @@ export interface ControllerView {
   phase: string;
   phaseSince: number;
   forKind?: string;
+  /** The builder's For / Owns / Watches as the runtime reported them (absent from producers that do not). */
+  sources?: ControllerSource[];
+  /** The queue it runs on and whether its rate limiter is that queue's default, as reported. */
+  queue?: ControllerQueueKind;
+  rateLimiter?: 'default' | 'custom';
   workers: number;
   activeWorkers: number;
   workerStates: Record<string, WorkerView>;

@@ -1,6 +1,8 @@
 // Teaching mode: each building block explained in a few sentences, beside the live numbers of the same
 // block in this process, and one object's real journey through all of them.
 import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
+import { rateLimiterOf } from '../../../shared/protocol/rate-limits';
+import { LimiterSentence, queueLabel } from '../../components/QueueKind';
 import { Card, Empty } from '../../components/Card';
 import { PageHead } from '../../components/PageHead';
 import { Badge } from '../../components/Stat';
@@ -202,6 +204,8 @@ export function Learn({ view, route }: PanelProps) {
         live={
           c && (
             <>
+              <dt>queue</dt>
+              <dd>{queueLabel(c.queue)}</dd>
               <dt>ready · waiting · processing</dt>
               <dd>
                 {c.depth.ready} · {c.depth.waiting} · {c.depth.processing}
@@ -222,8 +226,12 @@ export function Learn({ view, route }: PanelProps) {
           workers at once.
         </p>
         <p>
-          Failed keys come back later through the rate limiter: an exponential per-key backoff (5ms, 10ms, 20ms… up to
-          1000s) combined with an overall token bucket.
+          Failed keys come back later through the rate limiter.{' '}
+          {c ? (
+            <LimiterSentence limiter={rateLimiterOf(c)} />
+          ) : (
+            'Which one depends on the queue the controller runs on.'
+          )}
         </p>
       </Block>
       <Block
