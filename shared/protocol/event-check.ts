@@ -29,7 +29,7 @@ const queue = { queue: str, key: str };
 
 const SHAPES: Record<string, Record<string, Check>> = {
   'reflector.state': { ...cache, from: str, to: str, reason: str },
-  'reflector.listBegin': { ...cache, resourceVersion: str },
+  'reflector.listBegin': { ...cache, resourceVersion: str, method: optStr },
   'reflector.listEnd': { ...cache, resourceVersion: str, items: num, durationMs: num, error: optStr },
   'reflector.watchStart': { ...cache, resourceVersion: str },
   'reflector.watchEnd': { ...cache, resourceVersion: str, events: num, reason: str, error: optStr },
@@ -57,7 +57,7 @@ const SHAPES: Record<string, Record<string, Check>> = {
     workers: optNum,
     forKind: optStr,
     sources: optSources,
-    queue: optStr,
+    queueKind: optStr,
     rateLimiter: optStr,
     error: optStr,
   },

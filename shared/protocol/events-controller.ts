@@ -17,8 +17,11 @@ export interface ControllerLifecycleEvent {
    * then each Watches, then raw sources): what the controller is wired to, whether or not events came yet.
    */
   sources?: ControllerSource[];
-  /** The workqueue it runs on, so panels explain the right one (they differ in priorities and rate limits). */
-  queue?: ControllerQueueKind;
+  /**
+   * The workqueue it runs on, so panels explain the right one (they differ in priorities and rate limits).
+   * Not named `queue`: that field names a queue, and the attach side puts a lane in front of it.
+   */
+  queueKind?: ControllerQueueKind;
   /** 'default' when the queue's rate limiter is the one controller-runtime picks for that queue kind. */
   rateLimiter?: 'default' | 'custom';
   error?: string;

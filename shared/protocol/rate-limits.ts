@@ -51,11 +51,11 @@ export const DEFAULT_RATE_LIMITERS: Record<Exclude<ControllerQueueKind, 'custom'
  * custom limiter): then nothing about buckets or delays may be claimed.
  */
 export function rateLimiterOf(c: {
-  queue?: ControllerQueueKind;
+  queueKind?: ControllerQueueKind;
   rateLimiter?: 'default' | 'custom';
 }): RateLimiterFacts | undefined {
-  if (c.rateLimiter !== 'default' || c.queue === undefined || c.queue === 'custom') return undefined;
-  return DEFAULT_RATE_LIMITERS[c.queue];
+  if (c.rateLimiter !== 'default' || c.queueKind === undefined || c.queueKind === 'custom') return undefined;
+  return DEFAULT_RATE_LIMITERS[c.queueKind];
 }
 
 /** The delay the per-item exponential gives a key's n-th requeue (n from 0), as client-go computes it. */

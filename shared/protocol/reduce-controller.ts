@@ -256,7 +256,7 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       if (ev.forKind) c.forKind = ev.forKind;
       // The wiring as last reported (it does not change once built; older producers do not send it).
       if (ev.sources) c.sources = ev.sources.map((x) => ({ ...x }));
-      if (ev.queue) c.queue = ev.queue;
+      if (ev.queueKind) c.queueKind = ev.queueKind;
       if (ev.rateLimiter) c.rateLimiter = ev.rateLimiter;
       if (ev.error) c.lastError = ev.error;
       const level = ev.error || ev.phase === 'cacheSyncTimeout' ? 'error' : 'info';

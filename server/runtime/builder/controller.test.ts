@@ -236,7 +236,7 @@ describe('Builder wiring as the controller reports it', () => {
         { role: 'watches', kind: 'v1/Pod', handler: 'EnqueueRequestForObject' },
         { role: 'raw' },
       ]);
-      expect(e.queue).toBe('priority');
+      expect(e.queueKind).toBe('priority');
       expect(e.rateLimiter).toBe('default');
     }
   });
@@ -245,13 +245,13 @@ describe('Builder wiring as the controller reports it', () => {
     const classic = await started((mgr) =>
       newControllerManagedBy(mgr).for(DEPLOY).withOptions({ usePriorityQueue: false }).build(noop),
     );
-    expect(classic[0]).toMatchObject({ queue: 'rateLimiting', rateLimiter: 'default' });
+    expect(classic[0]).toMatchObject({ queueKind: 'rateLimiting', rateLimiter: 'default' });
     const custom = await started((mgr) =>
       newControllerManagedBy(mgr)
         .for(RS)
         .withOptions({ rateLimiter: defaultTypedItemBasedRateLimiter<Request>() })
         .build(noop),
     );
-    expect(custom[0]).toMatchObject({ queue: 'priority', rateLimiter: 'custom' });
+    expect(custom[0]).toMatchObject({ queueKind: 'priority', rateLimiter: 'custom' });
   });
 });

@@ -72,7 +72,7 @@ export class Controller {
   private readonly rateLimiter?: TypedRateLimiter<Request>;
   private readonly forKind?: string;
   /** What lifecycle events say the controller is wired to and runs on. */
-  private readonly wiring: Pick<ControllerLifecycleEvent, 'sources' | 'queue' | 'rateLimiter'>;
+  private readonly wiring: Pick<ControllerLifecycleEvent, 'sources' | 'queueKind' | 'rateLimiter'>;
   private readonly pendingSources: Source[] = [];
   /** Every source ever watched, for watchedKinds(). */
   private readonly allSources: Source[] = [];
@@ -119,7 +119,7 @@ export class Controller {
     this.forKind = opts.forKind;
     this.wiring = {
       ...(opts.sources ? { sources: opts.sources } : {}),
-      queue: opts.newQueue ? 'custom' : usePriorityQueue ? 'priority' : 'rateLimiting',
+      queueKind: opts.newQueue ? 'custom' : usePriorityQueue ? 'priority' : 'rateLimiting',
       rateLimiter: opts.rateLimiter ? 'custom' : 'default',
     };
     this.enableWarmup = opts.enableWarmup ?? false;

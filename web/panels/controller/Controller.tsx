@@ -67,7 +67,7 @@ export function Controller({ view, route, now }: PanelProps) {
               {wiring.length === 0 && <span className="mono">For(?)</span>}
               {!wiringReported(c) && <span className="dim"> (Owns / Watches not reported by this producer)</span>}
             </span>{' '}
-            · {queueLabel(c.queue)} · {c.workers} workers ·{' '}
+            · {queueLabel(c.queueKind)} · {c.workers} workers ·{' '}
             {live.state === 'alive' ? (
               <>
                 phase <b>{c.phase}</b> since {fmtClock(c.phaseSince)}

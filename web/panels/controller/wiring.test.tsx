@@ -33,7 +33,7 @@ const wired = (queue: 'priority' | 'rateLimiting' | 'custom', rateLimiter: 'defa
         { role: 'owns', kind: 'v1/Pod', handler: 'EnqueueRequestForOwner' },
         { role: 'watches', kind: 'apps/v1/Deployment', handler: 'EnqueueRequestsFromMapFunc' },
       ],
-      queue,
+      queueKind: queue,
       rateLimiter,
     },
   ]);

@@ -3,6 +3,7 @@
 import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
 import { rateLimiterOf } from '../../../shared/protocol/rate-limits';
 import { LimiterSentence, queueLabel } from '../../components/QueueKind';
+import { ListStory, listMethodLabel } from '../../components/ListMethod';
 import { Card, Empty } from '../../components/Card';
 import { PageHead } from '../../components/PageHead';
 import { Badge } from '../../components/Stat';
@@ -87,6 +88,8 @@ export function Learn({ view, route }: PanelProps) {
             <>
               <dt>state</dt>
               <dd>{inf.state}</dd>
+              <dt>initial state from</dt>
+              <dd>{listMethodLabel(inf.listMethod)}</dd>
               <dt>last resourceVersion</dt>
               <dd>{inf.lastResourceVersion ?? '–'}</dd>
               <dt>watch events</dt>
@@ -102,14 +105,13 @@ export function Learn({ view, route }: PanelProps) {
         }
       >
         <p>
-          The reflector is the only part that talks to the API server. It first <code>LIST</code>s every object of one
-          kind, then opens a <code>WATCH</code> starting at the list’s <code>resourceVersion</code>, so no change
-          between the two is lost.
+          The reflector is the only part that talks to the API server, for one kind of object.{' '}
+          <ListStory method={inf?.listMethod} />
         </p>
         <p>
-          If the server has compacted that version away, the watch ends with <code>410 Gone</code> and the reflector
-          lists again (a relist). On errors it backs off before retrying. Bookmarks only move its resourceVersion
-          forward.
+          If the server has compacted the version it watches from, the watch ends with <code>410 Gone</code> and the
+          reflector gets the whole state again (a relist, the same way). On errors it backs off before retrying.
+          Bookmarks only move its resourceVersion forward.
         </p>
       </Block>
       <Block
@@ -205,7 +207,7 @@ export function Learn({ view, route }: PanelProps) {
           c && (
             <>
               <dt>queue</dt>
-              <dd>{queueLabel(c.queue)}</dd>
+              <dd>{queueLabel(c.queueKind)}</dd>
               <dt>ready · waiting · processing</dt>
               <dd>
                 {c.depth.ready} · {c.depth.waiting} · {c.depth.processing}

@@ -11,6 +11,7 @@ import { fmtAgo, fmtClockMs, fmtCount, fmtCountdown, fmtDuration } from '../../c
 import { focusInformer, informerIds } from '../focus';
 import { partLiveness } from '../../../shared/protocol/liveness';
 import { CacheDrift } from '../indexer/CacheDrift';
+import { ListStory, listMethodLabel } from '../../components/ListMethod';
 import type { PanelProps } from '../types';
 import { StateDiagram } from './StateDiagram';
 import { legendRows } from './state-diagram-model';
@@ -34,7 +35,11 @@ export function Reflector({ view, route, now }: PanelProps) {
     <div className="page" data-testid="panel-reflector">
       <PageHead
         title="Reflector"
-        sub="list, then watch from the list's resourceVersion; on 410 Gone or an error, back off, then relist"
+        sub={
+          <>
+            <ListStory method={inf.listMethod} /> On 410 Gone or an error: back off, then get the state again.
+          </>
+        }
         focus={{ panel: 'reflector', field: 'informer', value: inf.id, options: informers }}
       />
       <Stats>
@@ -91,6 +96,8 @@ export function Reflector({ view, route, now }: PanelProps) {
                 <Badge tone="warn">not yet</Badge>
               )}
             </dd>
+            <dt>state from</dt>
+            <dd data-testid="list-method">{listMethodLabel(inf.listMethod)}</dd>
             <dt>store size</dt>
             <dd>{fmtCount(inf.storeSize)}</dd>
             <dt>queue</dt>
