@@ -61,6 +61,15 @@ describe('the Controller header', () => {
   });
 });
 
+describe('Learn’s builder block', () => {
+  it('lists each controller’s builder calls as reported, not a sentence written for one example', () => {
+    const t = render(wired('priority'), 'learn');
+    expect(t).toContain('replicaset-owner : For(apps/v1/ReplicaSet).Owns(v1/Pod).Watches(apps/v1/Deployment)');
+    expect(t).toContain('pod-counter : For(v1/Pod) (Owns / Watches not reported)');
+    expect(t).not.toContain('map to its ReplicaSets');
+  });
+});
+
 describe('NotFound reads', () => {
   it('are counted apart from client errors, not in red', () => {
     const view = withEvents([

@@ -2,6 +2,7 @@
 // block in this process, and one object's real journey through all of them.
 import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
 import { rateLimiterOf } from '../../../shared/protocol/rate-limits';
+import { writeCount } from '../../../shared/protocol/reduce-writes';
 import { LimiterSentence, queueLabel } from '../../components/QueueKind';
 import { ListStory, listMethodLabel } from '../../components/ListMethod';
 import { Card, Empty } from '../../components/Card';
@@ -279,7 +280,7 @@ export function Learn({ view, route }: PanelProps) {
           c && (
             <>
               <dt>writes by this controller</dt>
-              <dd>{fmtCount(Object.values(c.client.requests).reduce((s, n) => s + n, 0) - c.client.cached)}</dd>
+              <dd>{fmtCount(writeCount(c))}</dd>
               <dt>hot loops now</dt>
               <dd className={c.hotLoops.length ? 'err' : undefined}>{c.hotLoops.length}</dd>
             </>

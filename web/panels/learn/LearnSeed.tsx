@@ -10,6 +10,7 @@ import { fmtCount } from '../../components/format';
 import { useStoreState } from '../../client/hooks';
 import { navigate } from '../../client/route';
 import { Block } from './Block';
+import { wiringParts, wiringReported } from '../controller/wiring';
 import { builderExample } from './learn-series';
 import type { BuilderExample } from './learn-series';
 
@@ -200,6 +201,26 @@ function Example({ ex, none }: { ex: BuilderExample | undefined; none: string })
   );
 }
 
+/** Each controller's builder calls, as its runtime reported them: the wiring behind the examples above. */
+function WiringList({ view }: { view: RuntimeView }) {
+  const rows = Object.values(view.controllers).map((c) => ({
+    name: c.name,
+    parts: wiringParts(c),
+    all: wiringReported(c),
+  }));
+  if (rows.length === 0) return null;
+  return (
+    <ul className="learn-list dim" data-testid="builder-wiring">
+      {rows.map((r) => (
+        <li key={r.name}>
+          <b>{r.name}</b>: <code>{r.parts.map((p) => p.call).join('.') || 'no source reported'}</code>
+          {!r.all && ' (Owns / Watches not reported)'}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function BuilderBlock({ n, view }: { n: number; view: RuntimeView }) {
   const forEx = builderExample(view, 'event', 'pod-counter');
   const ownsEx = builderExample(view, 'owner', 'replicaset-owner');
@@ -258,10 +279,7 @@ export function BuilderBlock({ n, view }: { n: number; view: RuntimeView }) {
           ))}
         </tbody>
       </table>
-      <p className="dim">
-        The owner-aware example is <code>replicaset-owner</code>:{' '}
-        <code>For(ReplicaSet).Owns(Pod).Watches(Deployment, map to its ReplicaSets)</code>.
-      </p>
+      <WiringList view={view} />
     </Block>
   );
 }
