@@ -43,9 +43,10 @@ export function Learn({ view, route }: PanelProps) {
         ) : (
           <>
             <p className="dim" style={{ margin: '0 0 8px', fontSize: 12 }}>
-              One reconcile, walked back to the watch event that started it: the API server’s event, the FIFO, the
-              indexer, the handler, the queue, the worker, then the reconciler’s reads (answered by the cache) and its
-              writes (sent to the API server).
+              One reconcile, walked back to the change that started it: the API server’s watch event (or the list that
+              delivered it), the FIFO, the indexer, the handler, the queue, the worker, then the reconciler’s reads
+              (answered by the cache) and its writes (sent to the API server). Every step is an event that happened to
+              that object at that resourceVersion; a step the log no longer holds is left out.
             </p>
             <table className="data">
               <tbody>

@@ -54,7 +54,12 @@ export function Reflector({ view, route, now }: PanelProps) {
           <Stat label="State" value={live.state} tone="err" hint={`${live.reason}; last reported ${inf.state}`} />
         )}
         <Stat label="Last RV" value={inf.lastResourceVersion ?? '–'} />
-        <Stat label="Lists / relists" value={`${c.lists} / ${c.relists}`} hint={`${c.listErrors} failed`} />
+        {/* A WatchList sync is bracketed like a list but makes no LIST: the label says what the brackets were. */}
+        <Stat
+          label={inf.listMethod === 'watchList' ? 'Stream syncs / relists' : 'Lists / relists'}
+          value={`${c.lists} / ${c.relists}`}
+          hint={`${c.listErrors} failed`}
+        />
         <Stat label="Watches" value={fmtCount(c.watches)} hint={`${fmtCount(c.watchEvents)} events`} />
         <Stat label="Bookmarks" value={fmtCount(c.bookmarks)} />
         <Stat label="410 Expired" value={c.expired} tone={c.expired > 0 ? 'warn' : undefined} />

@@ -56,6 +56,7 @@ describe('how the reflector got its state', () => {
       expect(t, which).toContain('No LIST was made');
       expect(t, which).not.toContain('then opens a WATCH');
     }
+    expect(page(view, 'reflector')).toContain('Stream syncs / relists');
     expect(sessionRows(view.informers['v1/Pod'] as never, view.lastTs)[0]?.kind).toBe('RELIST (stream)');
   });
 
