@@ -11,7 +11,7 @@ describe('describeEvent', () => {
       [
         { ...at, kind: 'reflector.event', informer: 'v1/Pod', type: 'MODIFIED', ref },
         'Reflector',
-        'watch delivered MODIFIED v1/Pod at rv 7',
+        'watch delivered MODIFIED v1/Pod ns/a at rv 7',
       ],
       [
         {

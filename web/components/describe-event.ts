@@ -28,7 +28,7 @@ export function describeEvent(ev: StampedEvent): { block: JourneyBlock; text: st
     case 'reflector.event':
       return {
         block: 'Reflector',
-        text: `watch delivered ${ev.type} ${ev.ref.gvk} at rv ${ev.ref.resourceVersion ?? '?'}`,
+        text: `watch delivered ${ev.type} ${ev.ref.gvk} ${ev.ref.namespace ? `${ev.ref.namespace}/` : ''}${ev.ref.name} at rv ${ev.ref.resourceVersion ?? '?'}`,
       };
     case 'fifo.delta':
       return {

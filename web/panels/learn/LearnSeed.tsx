@@ -80,7 +80,11 @@ export function ManagerBuildsBlock({ n, view }: { n: number; view: RuntimeView }
   const controllers = Object.values(view.controllers);
   const cached = controllers.reduce((s, c) => s + c.client.cached, 0);
   const all = controllers.reduce((s, c) => s + totalRequests(c), 0);
-  const listsWatches = informers.reduce((s, i) => s + i.counters.lists + i.counters.watches, 0);
+  // A WatchList sync is one request that stays open as the watch: its list bracket and its watch are one.
+  const listsWatches = informers.reduce(
+    (s, i) => s + (i.listMethod === 'watchList' ? 0 : i.counters.lists) + i.counters.watches,
+    0,
+  );
   return (
     <Block
       n={n}
@@ -90,7 +94,7 @@ export function ManagerBuildsBlock({ n, view }: { n: number; view: RuntimeView }
         <>
           <dt>manager</dt>
           <dd>{view.manager ? `${view.manager.phase}${view.manager.error ? ` (${view.manager.error})` : ''}` : '–'}</dd>
-          <dt>HTTP client: lists + watches opened</dt>
+          <dt>HTTP client: lists + watches opened (a WatchList stream is one)</dt>
           <dd>{fmtCount(listsWatches)}</dd>
           <dt>REST mapper: kinds resolved to URLs</dt>
           <dd>{informers.map((i) => i.id).join(', ') || '–'}</dd>

@@ -73,7 +73,7 @@ describe('latestJourney', () => {
     );
     const texts = latestJourney(log, 'w')?.steps.map((s) => s.text) ?? [];
     expect(texts.slice(0, 5)).toEqual([
-      'watch delivered DELETED v1/ConfigMap at rv 197',
+      'watch delivered DELETED v1/ConfigMap demo/cm at rv 197',
       'queued a Deleted delta at rv 197 (1 pending for this key, 1 keys queued)',
       'popped [Deleted] for processing',
       'delete at rv 197 in the cache (now 1 objects)',
