@@ -65,4 +65,18 @@ describe('describeEvent', () => {
     ).toMatch(/read from the informer's cache \(no request to the API server\)/);
     expect(describeEvent({ ...at, kind: 'manager.lifecycle', phase: 'started' })).toBeUndefined();
   });
+
+  it('says a read that found nothing is an answer, not an error', () => {
+    const nf = {
+      ...at,
+      kind: 'client.request',
+      verb: 'get',
+      ref,
+      durationMs: 0,
+      code: 404,
+      error: 'not found',
+    } as const;
+    expect(describeEvent({ ...nf, cached: true })?.text).toMatch(/: not found \(an answer, not an error\)$/);
+    expect(describeEvent({ ...nf, cached: false })?.text).toMatch(/→ 404 NotFound \(an answer, not an error\)$/);
+  });
 });

@@ -90,7 +90,7 @@ export function describeEvent(ev: StampedEvent): { block: JourneyBlock; text: st
           }
         : {
             block: 'Client',
-            text: `${ev.controller ?? 'client'}: ${ev.verb} sent to the API server${ev.code ? ` → ${ev.code}` : ''}`,
+            text: `${ev.controller ?? 'client'}: ${ev.verb} sent to the API server${ev.code ? ` → ${ev.code}` : ''}${ev.code === 404 && (ev.verb === 'get' || ev.verb === 'list') ? ' NotFound (an answer, not an error)' : ''}`,
           };
     case 'queue.done':
       return {
