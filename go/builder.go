@@ -137,7 +137,9 @@ func (b *Builder) Build(r reconcile.Reconciler) (controller.Controller, error) {
 			opts.MaxConcurrentReconciles = n
 		}
 	}
-	opts.NewQueue = b.newQueue(name, slot, opts)
+	usePQ := ptr.Deref(opts.UsePriorityQueue, ptr.Deref(b.mgr.GetControllerOptions().UsePriorityQueue, true))
+	wired := b.wiringOf(gvks, gvkIf(b.forObj != nil, forGVK), opts, usePQ)
+	opts.NewQueue = b.newQueue(name, slot, opts, usePQ, wired)
 
 	up := builder.ControllerManagedBy(b.mgr).Named(name).WithOptions(opts)
 	if b.logCtor != nil {
@@ -186,15 +188,14 @@ func (b *Builder) Build(r reconcile.Reconciler) (controller.Controller, error) {
 		return nil, err
 	}
 	b.s.addController(name, &lazyTarget{slot})
-	b.s.emit(protocol.ControllerLifecycleEvent{Controller: name, Phase: "starting", Workers: max(opts.MaxConcurrentReconciles, 1), ForKind: gvkIf(b.forObj != nil, forGVK)})
+	b.s.emit(wired.on(protocol.ControllerLifecycleEvent{Controller: name, Phase: "starting", Workers: max(opts.MaxConcurrentReconciles, 1), ForKind: gvkIf(b.forObj != nil, forGVK)}))
 	return c, nil
 }
 
 // newQueue builds the queue this controller-runtime version would build (the priority queue unless the
 // controller or the manager turns it off), then wraps it.
-func (b *Builder) newQueue(name string, slot *queueSlot, opts controller.Options) func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
+func (b *Builder) newQueue(name string, slot *queueSlot, opts controller.Options, usePQ bool, wired wiring) func(string, workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 	userQueue := opts.NewQueue
-	usePQ := ptr.Deref(opts.UsePriorityQueue, ptr.Deref(b.mgr.GetControllerOptions().UsePriorityQueue, true))
 	log := b.mgr.GetLogger()
 	return func(controllerName string, rl workqueue.TypedRateLimiter[reconcile.Request]) workqueue.TypedRateLimitingInterface[reconcile.Request] {
 		var inner priorityqueue.PriorityQueue[reconcile.Request]
@@ -217,9 +218,10 @@ func (b *Builder) newQueue(name string, slot *queueSlot, opts controller.Options
 			classic = true
 		}
 		q := newTapQueue(b.s, name, inner, rl, classic)
+		q.wiring = wired
 		slot.set(q)
 		// controller-runtime makes the queue as the controller starts, then waits for its caches to sync.
-		b.s.emit(protocol.ControllerLifecycleEvent{Controller: name, Phase: "waitingForCacheSync"})
+		b.s.emit(wired.on(protocol.ControllerLifecycleEvent{Controller: name, Phase: "waitingForCacheSync"}))
 		return q
 	}
 }

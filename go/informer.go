@@ -60,7 +60,7 @@ func (t *informerTap) transition(to protocol.ReflectorState, reason string) {
 	t.state = to
 }
 
-func (t *informerTap) beginList(rv, how string) {
+func (t *informerTap) beginList(rv string, how protocol.ListMethod) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	relist := t.listed
@@ -80,7 +80,7 @@ func (t *informerTap) beginList(rv, how string) {
 	}
 	t.transition(to, cause)
 	t.listStart, t.pages, t.streamed = t.s.cfg.Now(), 0, 0
-	t.s.emit(protocol.ReflectorListBeginEvent{Informer: t.id, ResourceVersion: rv, Relist: relist, Cause: cause})
+	t.s.emit(protocol.ReflectorListBeginEvent{Informer: t.id, ResourceVersion: rv, Relist: relist, Cause: cause, Method: how})
 }
 
 // page records one LIST response; the last page (no continue token) ends the list.

@@ -25,7 +25,8 @@ type tapQueue struct {
 	rl      workqueue.TypedRateLimiter[reconcile.Request]
 	s       *Scope
 	name    string
-	classic bool // client-go's delaying queue: a delayed add never cancels, each delay fires on its own
+	classic bool   // client-go's delaying queue: a delayed add never cancels, each delay fires on its own
+	wiring  wiring // what its controller's lifecycle events carry
 
 	mu       sync.Mutex
 	items    map[string]*entry // queued keys; with the priority queue, waiting ones too
@@ -293,7 +294,7 @@ func (q *tapQueue) Get() (reconcile.Request, bool) {
 // so held keys stay queued.
 func (q *tapQueue) GetWithPriority() (reconcile.Request, int, bool) {
 	q.started.Do(func() {
-		q.s.emit(protocol.ControllerLifecycleEvent{Controller: q.name, Phase: "started"})
+		q.s.emit(q.wiring.on(protocol.ControllerLifecycleEvent{Controller: q.name, Phase: "started"}))
 	})
 	admitted := q.step.beforeGet()
 	item, priority, shutdown := q.inner.GetWithPriority()
@@ -412,7 +413,7 @@ func (q *tapQueue) shutDown(drain bool) {
 	if first {
 		q.s.emit(protocol.QueueShutdownEvent{Queue: q.name, Drain: drain})
 		// The queue shuts down when its controller stops (the manager's context ended).
-		q.s.emit(protocol.ControllerLifecycleEvent{Controller: q.name, Phase: "stopped"})
+		q.s.emit(q.wiring.on(protocol.ControllerLifecycleEvent{Controller: q.name, Phase: "stopped"}))
 	}
 }
 

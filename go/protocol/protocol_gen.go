@@ -108,6 +108,10 @@ type ReflectorListBeginEvent struct {
 	// true when this list replaces a previous one (410, watch failure, first list is false).
 	Relist bool   `json:"relist"`
 	Cause  string `json:"cause"`
+	// How the state is fetched: 'list', a paginated LIST, then a WATCH from its resourceVersion; 'watchList',
+	// one WATCH with sendInitialEvents=true that streams the state, ends it with a bookmark and stays open
+	// (client-go's WatchListClient, on by default since 1.35). Absent from producers that do not say.
+	Method ListMethod `json:"method,omitempty"`
 }
 
 // KindReflectorListBegin is the wire kind of ReflectorListBeginEvent.
@@ -124,6 +128,13 @@ func (e ReflectorListBeginEvent) MarshalJSON() ([]byte, error) {
 		fields
 	}{KindReflectorListBegin, fields(e)})
 }
+
+type ListMethod string
+
+const (
+	ListMethodList      ListMethod = "list"
+	ListMethodWatchList ListMethod = "watchList"
+)
 
 type ReflectorListEndEvent struct {
 	Informer        InformerID `json:"informer"`
@@ -686,7 +697,16 @@ type ControllerLifecycleEvent struct {
 	Workers int    `json:"workers,omitempty"`
 	// GVK of the For() type.
 	ForKind string `json:"forKind,omitempty"`
-	Error   string `json:"error,omitempty"`
+	// Every source the controller was built with, in the order the builder added them (For, then each Owns,
+	// then each Watches, then raw sources): what the controller is wired to, whether or not events came yet.
+	Sources []ControllerSource `json:"sources,omitempty"`
+	// The workqueue it runs on, so panels explain the right one (they differ in priorities and rate limits).
+	// Not named `queue`: that field names a queue, and the attach side puts a lane in front of it.
+	QueueKind ControllerQueueKind `json:"queueKind,omitempty"`
+	// 'default' when the queue's rate limiter is the one controller-runtime picks for that queue kind.
+	// One of: default, custom.
+	RateLimiter string `json:"rateLimiter,omitempty"`
+	Error       string `json:"error,omitempty"`
 }
 
 // KindControllerLifecycle is the wire kind of ControllerLifecycleEvent.
@@ -703,6 +723,26 @@ func (e ControllerLifecycleEvent) MarshalJSON() ([]byte, error) {
 		fields
 	}{KindControllerLifecycle, fields(e)})
 }
+
+// One builder call: For(kind), Owns(kind), Watches(kind, handler), or WatchesRawSource (kind unknown).
+type ControllerSource struct {
+	// One of: for, owns, watches, raw.
+	Role string `json:"role"`
+	// GVK of the watched type ("v1/ConfigMap"), absent for a raw source.
+	Kind string `json:"kind,omitempty"`
+	// The event handler's name, e.g. "EnqueueRequestsFromMapFunc".
+	Handler string `json:"handler,omitempty"`
+}
+
+// 'priority': controller-runtime's priority queue (the default since v0.23); 'rateLimiting': client-go's
+// rate-limiting queue (UsePriorityQueue off); 'custom': a NewQueue the user gave, which may be either.
+type ControllerQueueKind string
+
+const (
+	ControllerQueueKindPriority     ControllerQueueKind = "priority"
+	ControllerQueueKindRateLimiting ControllerQueueKind = "rateLimiting"
+	ControllerQueueKindCustom       ControllerQueueKind = "custom"
+)
 
 // A handler turned an informer event into requests, or a predicate filtered it out.
 type HandlerEventEvent struct {

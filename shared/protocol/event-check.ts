@@ -19,6 +19,9 @@ const causes: Check = (v) => Array.isArray(v) && v.every(cause);
 const depth: Check = (v) => isObject(v) && num(v.ready) && num(v.waiting) && num(v.processing);
 const strings: Check = (v) => Array.isArray(v) && v.every(str);
 const optStrings: Check = (v) => v === undefined || strings(v);
+const optSources: Check = (v) =>
+  v === undefined ||
+  (Array.isArray(v) && v.every((x) => isObject(x) && str(x.role) && optStr(x.kind) && optStr(x.handler)));
 const moduleError: Check = (v) => v === undefined || (isObject(v) && str(v.message));
 
 const cache = { informer: str };
@@ -26,7 +29,7 @@ const queue = { queue: str, key: str };
 
 const SHAPES: Record<string, Record<string, Check>> = {
   'reflector.state': { ...cache, from: str, to: str, reason: str },
-  'reflector.listBegin': { ...cache, resourceVersion: str },
+  'reflector.listBegin': { ...cache, resourceVersion: str, method: optStr },
   'reflector.listEnd': { ...cache, resourceVersion: str, items: num, durationMs: num, error: optStr },
   'reflector.watchStart': { ...cache, resourceVersion: str },
   'reflector.watchEnd': { ...cache, resourceVersion: str, events: num, reason: str, error: optStr },
@@ -48,7 +51,16 @@ const SHAPES: Record<string, Record<string, Check>> = {
   'queue.done': { ...queue, depth },
   'queue.forget': queue,
   'queue.shutdown': { queue: str },
-  'controller.lifecycle': { controller: str, phase: str, workers: optNum, forKind: optStr, error: optStr },
+  'controller.lifecycle': {
+    controller: str,
+    phase: str,
+    workers: optNum,
+    forKind: optStr,
+    sources: optSources,
+    queueKind: optStr,
+    rateLimiter: optStr,
+    error: optStr,
+  },
   'handler.event': { controller: str, handler: str, ref, keys: strings, filteredBy: optStr },
   'reconcile.start': { controller: str, key: str, worker: num, causes, attempt: num, reconcileId: optStr },
   'reconcile.end': {

@@ -28,7 +28,15 @@ export interface ReflectorListBeginEvent {
   /** true when this list replaces a previous one (410, watch failure, first list is false). */
   relist: boolean;
   cause: string;
+  /**
+   * How the state is fetched: 'list', a paginated LIST, then a WATCH from its resourceVersion; 'watchList',
+   * one WATCH with sendInitialEvents=true that streams the state, ends it with a bookmark and stays open
+   * (client-go's WatchListClient, on by default since 1.35). Absent from producers that do not say.
+   */
+  method?: ListMethod;
 }
+
+export type ListMethod = 'list' | 'watchList';
 
 export interface ReflectorListEndEvent {
   kind: 'reflector.listEnd';

@@ -12,8 +12,35 @@ export interface ControllerLifecycleEvent {
   workers?: number;
   /** GVK of the For() type. */
   forKind?: string;
+  /**
+   * Every source the controller was built with, in the order the builder added them (For, then each Owns,
+   * then each Watches, then raw sources): what the controller is wired to, whether or not events came yet.
+   */
+  sources?: ControllerSource[];
+  /**
+   * The workqueue it runs on, so panels explain the right one (they differ in priorities and rate limits).
+   * Not named `queue`: that field names a queue, and the attach side puts a lane in front of it.
+   */
+  queueKind?: ControllerQueueKind;
+  /** 'default' when the queue's rate limiter is the one controller-runtime picks for that queue kind. */
+  rateLimiter?: 'default' | 'custom';
   error?: string;
 }
+
+/** One builder call: For(kind), Owns(kind), Watches(kind, handler), or WatchesRawSource (kind unknown). */
+export interface ControllerSource {
+  role: 'for' | 'owns' | 'watches' | 'raw';
+  /** GVK of the watched type ("v1/ConfigMap"), absent for a raw source. */
+  kind?: string;
+  /** The event handler's name, e.g. "EnqueueRequestsFromMapFunc". */
+  handler?: string;
+}
+
+/**
+ * 'priority': controller-runtime's priority queue (the default since v0.23); 'rateLimiting': client-go's
+ * rate-limiting queue (UsePriorityQueue off); 'custom': a NewQueue the user gave, which may be either.
+ */
+export type ControllerQueueKind = 'priority' | 'rateLimiting' | 'custom';
 
 /** A handler turned an informer event into requests, or a predicate filtered it out. */
 export interface HandlerEventEvent {

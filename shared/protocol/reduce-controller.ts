@@ -254,6 +254,10 @@ export function applyControllerEvent(d: Draft, ev: Stamped<ControllerEvent>): vo
       if (c.process !== undefined) c.incarnation = lookup(d.view.processes, c.process)?.incarnation ?? 1;
       if (ev.workers !== undefined) c.workers = ev.workers;
       if (ev.forKind) c.forKind = ev.forKind;
+      // The wiring as last reported (it does not change once built; older producers do not send it).
+      if (ev.sources) c.sources = ev.sources.map((x) => ({ ...x }));
+      if (ev.queueKind) c.queueKind = ev.queueKind;
+      if (ev.rateLimiter) c.rateLimiter = ev.rateLimiter;
       if (ev.error) c.lastError = ev.error;
       const level = ev.error || ev.phase === 'cacheSyncTimeout' ? 'error' : 'info';
       notable(d, ev, level, `controller ${ev.controller}: ${ev.phase}${ev.error ? `: ${ev.error}` : ''}`, {

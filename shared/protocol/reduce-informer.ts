@@ -155,6 +155,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
           resourceVersion: ev.resourceVersion,
           relist: ev.relist,
           cause: ev.cause,
+          ...(ev.method ? { method: ev.method } : {}),
         }),
       );
       return;
@@ -189,6 +190,8 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
         return;
       }
       inf.lastResourceVersion = ev.resourceVersion;
+      // The method of the list that succeeded: a failed WatchList attempt falls back to LIST, which then says so.
+      if (e.method) inf.listMethod = e.method;
       if (ev.relist) {
         e.replaced = ev.items;
         e.deleted = ev.deletedFromRelist ?? 0;

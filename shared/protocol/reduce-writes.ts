@@ -15,6 +15,13 @@ const WRITE_VERBS = new Set(['create', 'update', 'patch', 'delete', 'deleteAllOf
 /** Earlier writes remembered per object, to match an event to the exact write that produced it. */
 const MAX_EARLIER_WRITES = 8;
 
+/** Requests by verb that were writes (uncached reads through the API reader are not). */
+export function writeCount(c: { client: { requests: Record<string, number> } }): number {
+  let n = 0;
+  for (const [verb, count] of Object.entries(c.client.requests)) if (WRITE_VERBS.has(verb)) n += count;
+  return n;
+}
+
 export function isWrite(ev: ClientRequestEvent): boolean {
   return WRITE_VERBS.has(ev.verb) && !ev.cached;
 }

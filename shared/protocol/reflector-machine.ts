@@ -38,7 +38,8 @@ export const REFLECTOR_TRANSITIONS: readonly ReflectorTransition[] = [
     from: 'listing',
     to: 'watching',
     trigger: 'listed',
-    detail: "the list replaced the store; a watch opens from the list's resourceVersion",
+    detail:
+      "the list replaced the store and a watch opens from its resourceVersion (a WatchList stream's initial events replaced it, and the same stream keeps watching)",
   },
   {
     from: 'listing',

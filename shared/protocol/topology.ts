@@ -5,8 +5,8 @@ import { laneName, splitLaneName } from './lanes';
 import type { ControllerView, InformerView } from './view';
 
 /**
- * The informers a controller consumes: its For() kind, any informer that lists it as a handler, and every
- * kind its handlers received events for. With several processes attached, a controller's names and kinds
+ * The informers a controller consumes: its For() kind and every Owns / Watches kind it reported, any informer
+ * that lists it as a handler, and every kind its handlers received events for. With several processes attached, a controller's names and kinds
  * are its process's own and its informers sit in the same lane, so the lookup goes through that lane.
  */
 export function controllerSources(c: ControllerView, informers: readonly InformerView[]): string[] {
@@ -18,6 +18,8 @@ export function controllerSources(c: ControllerView, informers: readonly Informe
     if (ids.has(id)) out.add(id);
   };
   if (c.forKind) add(c.forKind);
+  // The wiring the runtime reported: an Owns or Watches kind is a source before any event of it arrived.
+  for (const s of c.sources ?? []) if (s.kind) add(s.kind);
   for (const inf of informers) {
     if (splitLaneName(inf.id).lane !== lane) continue;
     if (inf.handlers.some((h) => h === name || h.startsWith(`${name}/`) || h === c.name)) out.add(inf.id);

@@ -4,10 +4,10 @@
 //
 // WARNING: wire-visible. Add optional fields freely; renaming or retyping a field bumps PROTOCOL_VERSION.
 import type { ControllerName, InformerId, MetaNamespaceKey, ObjectRef } from './ids';
-import type { DeltaType, ReflectorState } from './events-cache';
+import type { DeltaType, ListMethod, ReflectorState } from './events-cache';
 import type { ReflectorTransitionId } from './reflector-machine';
 import type { CauseType, EnqueueCause, QueueDepth } from './events-workqueue';
-import type { ReconcileOutcome } from './events-controller';
+import type { ControllerQueueKind, ControllerSource, ReconcileOutcome } from './events-controller';
 import type { StampedEvent } from './events';
 import { PROTOCOL_VERSION } from './version';
 import { RECONCILE_TIME_BUCKETS } from '../models/reconcile-time-buckets';
@@ -82,6 +82,8 @@ export type ReflectorSessionEntry =
       resourceVersion: string;
       relist: boolean;
       cause: string;
+      /** LIST then WATCH, or one WatchList stream, as the reflector reported. */
+      method?: ListMethod;
       items?: number;
       pages?: number;
       durationMs?: number;
@@ -174,6 +176,8 @@ export interface InformerView {
   stateSince: number;
   stateReason: string;
   fifo?: 'DeltaFIFO' | 'RealFIFO';
+  /** How its last successful (re)list got the state: a LIST, or a WatchList stream; absent when not reported. */
+  listMethod?: ListMethod;
   started: boolean;
   synced: boolean;
   syncedAt?: number;
@@ -445,6 +449,11 @@ export interface ControllerView {
   phase: string;
   phaseSince: number;
   forKind?: string;
+  /** The builder's For / Owns / Watches as the runtime reported them (absent from producers that do not). */
+  sources?: ControllerSource[];
+  /** The queue it runs on and whether its rate limiter is that queue's default, as reported. */
+  queueKind?: ControllerQueueKind;
+  rateLimiter?: 'default' | 'custom';
   workers: number;
   activeWorkers: number;
   workerStates: Record<string, WorkerView>;

@@ -11,7 +11,7 @@ describe('describeEvent', () => {
       [
         { ...at, kind: 'reflector.event', informer: 'v1/Pod', type: 'MODIFIED', ref },
         'Reflector',
-        'watch delivered MODIFIED v1/Pod at rv 7',
+        'watch delivered MODIFIED v1/Pod ns/a at rv 7',
       ],
       [
         {
@@ -64,5 +64,19 @@ describe('describeEvent', () => {
       describeEvent({ ...at, kind: 'client.request', verb: 'get', ref, cached: true, durationMs: 0 })?.text,
     ).toMatch(/read from the informer's cache \(no request to the API server\)/);
     expect(describeEvent({ ...at, kind: 'manager.lifecycle', phase: 'started' })).toBeUndefined();
+  });
+
+  it('says a read that found nothing is an answer, not an error', () => {
+    const nf = {
+      ...at,
+      kind: 'client.request',
+      verb: 'get',
+      ref,
+      durationMs: 0,
+      code: 404,
+      error: 'not found',
+    } as const;
+    expect(describeEvent({ ...nf, cached: true })?.text).toMatch(/: not found \(an answer, not an error\)$/);
+    expect(describeEvent({ ...nf, cached: false })?.text).toMatch(/→ 404 NotFound \(an answer, not an error\)$/);
   });
 });

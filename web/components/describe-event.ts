@@ -1,6 +1,10 @@
 // One line per probe event, in words, naming the block it came from: used by the learn panel's journey and
 // the trace panel's raw event list. Events with nothing to teach (gauges, lifecycle) describe as undefined.
 import type { StampedEvent } from '../../shared/protocol/events';
+import type { ObjectRef } from '../../shared/protocol/ids';
+
+/** " at rv 197": every step of one object's change says which version it carried, so a walk can be checked. */
+const atRv = (ref: ObjectRef): string => (ref.resourceVersion ? ` at rv ${ref.resourceVersion}` : '');
 
 export type JourneyBlock =
   | 'API server'
@@ -16,24 +20,29 @@ export type JourneyBlock =
 
 export function describeEvent(ev: StampedEvent): { block: JourneyBlock; text: string } | undefined {
   switch (ev.kind) {
+    case 'reflector.listBegin':
+      return {
+        block: 'Reflector',
+        text: `${ev.relist ? 'relist' : 'initial list'} began${ev.resourceVersion ? ` from rv ${ev.resourceVersion}` : ''}${ev.cause ? ` (${ev.cause})` : ''}`,
+      };
     case 'reflector.event':
       return {
         block: 'Reflector',
-        text: `watch delivered ${ev.type} ${ev.ref.gvk} at rv ${ev.ref.resourceVersion ?? '?'}`,
+        text: `watch delivered ${ev.type} ${ev.ref.gvk} ${ev.ref.namespace ? `${ev.ref.namespace}/` : ''}${ev.ref.name} at rv ${ev.ref.resourceVersion ?? '?'}`,
       };
     case 'fifo.delta':
       return {
         block: 'DeltaFIFO',
-        text: `queued a ${ev.delta} delta (${ev.pendingForKey} pending for this key, ${ev.queueLength} keys queued)`,
+        text: `queued ${/^[AEIOU]/.test(ev.delta) ? 'an' : 'a'} ${ev.delta} delta${ev.tombstone ? ' (a tombstone: DeletedFinalStateUnknown)' : ''}${atRv(ev.ref)} (${ev.pendingForKey} pending for this key, ${ev.queueLength} keys queued)`,
       };
     case 'fifo.pop':
       return { block: 'DeltaFIFO', text: `popped [${ev.deltas.join(', ')}] for processing` };
     case 'indexer.update':
-      return { block: 'Indexer', text: `${ev.op} in the cache (now ${ev.size} objects)` };
+      return { block: 'Indexer', text: `${ev.op}${atRv(ev.ref)} in the cache (now ${ev.size} objects)` };
     case 'informer.notify':
       return {
         block: 'Informer',
-        text: `told handler ${ev.handler}: on${ev.type[0]?.toUpperCase()}${ev.type.slice(1)}${ev.resync ? ' (resync)' : ''}`,
+        text: `told handler ${ev.handler}: on${ev.type[0]?.toUpperCase()}${ev.type.slice(1)}${atRv(ev.ref)}${ev.resync ? ' (resync)' : ''}`,
       };
     case 'handler.event':
       if (ev.panic !== undefined) {
@@ -46,7 +55,7 @@ export function describeEvent(ev: StampedEvent): { block: JourneyBlock; text: st
         ? { block: 'Handler', text: `${ev.controller}: ${ev.handler} ${ev.eventType} filtered out by ${ev.filteredBy}` }
         : {
             block: 'Handler',
-            text: `${ev.controller}: ${ev.handler} turned the ${ev.eventType} into request ${ev.keys.join(', ')}`,
+            text: `${ev.controller}: ${ev.handler} turned the ${ev.eventType}${atRv(ev.ref)} into request ${ev.keys.join(', ')}`,
           };
     case 'queue.add':
       return {
@@ -77,11 +86,11 @@ export function describeEvent(ev: StampedEvent): { block: JourneyBlock; text: st
       return ev.cached
         ? {
             block: 'Client',
-            text: `${ev.controller ?? 'client'}: ${ev.verb} ${ev.ref.gvk}${ev.ref.name ? ` ${ev.ref.namespace ? `${ev.ref.namespace}/` : ''}${ev.ref.name}` : ''} read from the informer's cache (no request to the API server)`,
+            text: `${ev.controller ?? 'client'}: ${ev.verb} ${ev.ref.gvk}${ev.ref.name ? ` ${ev.ref.namespace ? `${ev.ref.namespace}/` : ''}${ev.ref.name}` : ''} read from the informer's cache (no request to the API server)${ev.code === 404 ? ': not found (an answer, not an error)' : ''}`,
           }
         : {
             block: 'Client',
-            text: `${ev.controller ?? 'client'}: ${ev.verb} sent to the API server${ev.code ? ` → ${ev.code}` : ''}`,
+            text: `${ev.controller ?? 'client'}: ${ev.verb} sent to the API server${ev.code ? ` → ${ev.code}` : ''}${ev.code === 404 && (ev.verb === 'get' || ev.verb === 'list') ? ' NotFound (an answer, not an error)' : ''}`,
           };
     case 'queue.done':
       return {

@@ -43,6 +43,24 @@ describe('lanes', () => {
       queue: 'website',
     });
   });
+
+  it('leaves a controller’s queue kind and sources alone: they are not names', () => {
+    const ev = intoLane(
+      {
+        kind: 'controller.lifecycle',
+        controller: 'website',
+        phase: 'started',
+        queueKind: 'priority',
+        sources: [{ role: 'for', kind: 'v1/ConfigMap' }],
+      },
+      'pod-1',
+    );
+    expect(ev).toMatchObject({
+      controller: '[pod-1] website',
+      queueKind: 'priority',
+      sources: [{ kind: 'v1/ConfigMap' }],
+    });
+  });
 });
 
 describe('controller-scope attach flags', () => {

@@ -16,6 +16,8 @@ import { Manager } from '../manager/manager';
 import { InformerCache } from '../cache/informer-cache';
 import { ScriptedListWatch } from '../testing/scripted-list-watch';
 import type { Client } from '../client/interfaces';
+import { RecordingProbe } from '../testing/recording-probe';
+import { defaultTypedItemBasedRateLimiter } from '../workqueue/rate-limiters';
 import { matchEveryOwner, withPredicates } from './options';
 import { newControllerManagedBy, type BuilderManager } from './controller';
 
@@ -200,5 +202,56 @@ describe('Builder wiring', () => {
     });
     const c = await newControllerManagedBy(m).for('v1/Pod').build(noop);
     expect(c.name).toBe('pod');
+  });
+});
+
+describe('Builder wiring as the controller reports it', () => {
+  async function started(build: (mgr: BuilderManager) => Promise<Controller>) {
+    const f = fakeManager();
+    const probe = new RecordingProbe();
+    const mgr: BuilderManager = { ...f.mgr, probe };
+    const c = await build(mgr);
+    const ac = new AbortController();
+    const run = c.start(ac.signal);
+    await flushMicrotasks();
+    ac.abort();
+    await run;
+    return probe.ofKind('controller.lifecycle');
+  }
+
+  it('names For, every Owns and Watches, the queue kind and the limiter, on every phase', async () => {
+    const events = await started((mgr) =>
+      newControllerManagedBy(mgr)
+        .for(DEPLOY)
+        .owns(RS)
+        .watches('v1/Pod', enqueueRequestForObject())
+        .watchesRawSource(funcSource(() => {}))
+        .build(noop),
+    );
+    expect(events.length).toBeGreaterThan(1);
+    for (const e of events) {
+      expect(e.sources).toEqual([
+        { role: 'for', kind: 'apps/v1/Deployment', handler: 'EnqueueRequestForObject' },
+        { role: 'owns', kind: 'apps/v1/ReplicaSet', handler: 'EnqueueRequestForOwner' },
+        { role: 'watches', kind: 'v1/Pod', handler: 'EnqueueRequestForObject' },
+        { role: 'raw' },
+      ]);
+      expect(e.queueKind).toBe('priority');
+      expect(e.rateLimiter).toBe('default');
+    }
+  });
+
+  it('says when the queue is client-go’s or the user’s, and when the limiter is the user’s', async () => {
+    const classic = await started((mgr) =>
+      newControllerManagedBy(mgr).for(DEPLOY).withOptions({ usePriorityQueue: false }).build(noop),
+    );
+    expect(classic[0]).toMatchObject({ queueKind: 'rateLimiting', rateLimiter: 'default' });
+    const custom = await started((mgr) =>
+      newControllerManagedBy(mgr)
+        .for(RS)
+        .withOptions({ rateLimiter: defaultTypedItemBasedRateLimiter<Request>() })
+        .build(noop),
+    );
+    expect(custom[0]).toMatchObject({ queueKind: 'priority', rateLimiter: 'custom' });
   });
 });

@@ -3,6 +3,7 @@
 // a handler), global event filters, options and a name — validated in upstream's order on Build.
 import type { Registry } from 'prom-client';
 import type { GroupVersionKind } from '../../../shared/models/object';
+import type { ControllerSource } from '../../../shared/protocol/events-controller';
 import { Controller } from '../controller/controller';
 import { withControllerConfig, type ControllerConfig, type ControllerOptions } from '../controller/options';
 import { enqueueRequestForObject } from '../handler/enqueue';
@@ -113,7 +114,7 @@ export class Builder {
       throw new Error('reconciler was set via WithOptions() and via Build() or Complete()');
     }
     const forGVK = this.forInput ? toGVK(this.forInput.kind) : undefined;
-    const ctrl = this.doController(mgr, r, forGVK);
+    const ctrl = this.doController(mgr, r, forGVK, this.sourceList());
     await this.doWatch(mgr, ctrl, forGVK);
     return ctrl;
   }
@@ -124,7 +125,25 @@ export class Builder {
     return forGVK.kind.toLowerCase();
   }
 
-  private doController(mgr: BuilderManager, r: Reconciler, forGVK: GroupVersionKind | undefined): Controller {
+  /** What the controller is wired to, in the order doWatch adds it: reported so it shows before any event. */
+  private sourceList(): ControllerSource[] {
+    const kind = (k: KindDescriptor) => gvkId(toGVK(k));
+    return [
+      ...(this.forInput
+        ? [{ role: 'for' as const, kind: kind(this.forInput.kind), handler: 'EnqueueRequestForObject' }]
+        : []),
+      ...this.ownsInput.map((o) => ({ role: 'owns' as const, kind: kind(o.kind), handler: 'EnqueueRequestForOwner' })),
+      ...this.watchesInput.map((w) => ({ role: 'watches' as const, kind: kind(w.kind), handler: w.handler.name })),
+      ...this.rawSources.map(() => ({ role: 'raw' as const })),
+    ];
+  }
+
+  private doController(
+    mgr: BuilderManager,
+    r: Reconciler,
+    forGVK: GroupVersionKind | undefined,
+    sources: ControllerSource[],
+  ): Controller {
     const name = this.controllerName(forGVK);
     const cfg = mgr.getControllerOptions();
     const opts: ControllerOptions = {
@@ -136,6 +155,7 @@ export class Builder {
       name,
       reconciler: r,
       ...(forGVK ? { forKind: gvkId(forGVK) } : {}),
+      sources,
     };
     if (!(opts.maxConcurrentReconciles && opts.maxConcurrentReconciles > 0) && forGVK) {
       const n = cfg.groupKindConcurrency?.[groupKindString(forGVK)];

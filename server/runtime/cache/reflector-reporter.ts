@@ -1,5 +1,5 @@
 // Probe reporting for the Reflector (no upstream counterpart: client-go logs where we emit events).
-import type { ReflectorState } from '../../../shared/protocol/events-cache';
+import type { ListMethod, ReflectorState } from '../../../shared/protocol/events-cache';
 import type { InformerId, ObjectRef } from '../../../shared/protocol/ids';
 import type { Probe } from '../instrumentation/probe';
 import type { Clock } from '../util/clock';
@@ -24,9 +24,9 @@ export class ReflectorReporter {
     this.probe.emit({ kind: 'reflector.error', informer: this.informer, code, reason, message: errorMessage(err) });
   }
 
-  listBegin(resourceVersion: string, relist: boolean, cause: string): void {
+  listBegin(resourceVersion: string, relist: boolean, cause: string, method: ListMethod): void {
     if (!this.probe.enabled) return;
-    this.probe.emit({ kind: 'reflector.listBegin', informer: this.informer, resourceVersion, relist, cause });
+    this.probe.emit({ kind: 'reflector.listBegin', informer: this.informer, resourceVersion, relist, cause, method });
   }
 
   listEnd(

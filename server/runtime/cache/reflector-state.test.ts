@@ -43,7 +43,14 @@ describe('Reflector state machine and probes', () => {
     await flushMicrotasks();
     expect(states()).toEqual(['idle→listing', 'listing→watching']);
     expect(probe.ofKind('reflector.listBegin')).toEqual([
-      { kind: 'reflector.listBegin', informer: 'v1/Pod', resourceVersion: '0', relist: false, cause: 'initial' },
+      {
+        kind: 'reflector.listBegin',
+        informer: 'v1/Pod',
+        resourceVersion: '0',
+        relist: false,
+        cause: 'initial',
+        method: 'list',
+      },
     ]);
     expect(probe.ofKind('reflector.listEnd')[0]).toMatchObject({
       resourceVersion: '2',

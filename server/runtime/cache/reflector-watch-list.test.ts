@@ -209,14 +209,20 @@ describe('reflector_watchlist_test', () => {
     expect(lw.listCalls).toHaveLength(0);
     expect(lw.watchCalls.filter((c) => c.sendInitialEvents).map((c) => c.resourceVersion)).toEqual(['', '3']);
     expect(probe.ofKind('reflector.listEnd')[1]).toMatchObject({ relist: true, items: 3 });
+    // Each bracket says it was a stream, so the dashboard does not tell it as LIST then WATCH.
+    expect(probe.ofKind('reflector.listBegin').map((e) => e.method)).toEqual(['watchList', 'watchList']);
   });
 
   it('a server without WatchList (422 Invalid) is listed instead, every time', async () => {
+    const probe = new RecordingProbe();
     const lw = new ScriptedListWatch({ clock, initialObjects: [pod('a', '')], rejectWatchList: true });
     const store = newStore<KubeObject>(metaNamespaceKeyFunc);
-    void reflector(lw, store).run(ctl.signal);
+    void reflector(lw, store, { probe }).run(ctl.signal);
     await flushMicrotasks();
     expect(store.listKeys()).toEqual(['ns/a']);
     expect(lw.listCalls).toHaveLength(1);
+    // The refused stream, then the LIST that took its place: the one that ended well is a LIST.
+    const begins = probe.ofKind('reflector.listBegin').map((e) => e.method);
+    expect(begins[begins.length - 1]).toBe('list');
   });
 });

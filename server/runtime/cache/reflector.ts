@@ -175,7 +175,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
     this.setState(relist ? 'relisting' : 'listing', this.nextReason);
     let rv = this.relistResourceVersion();
     const start = this.clock.now();
-    this.report.listBegin(rv, relist, this.nextReason);
+    this.report.listBegin(rv, relist, this.nextReason, 'list');
     let result;
     try {
       try {
@@ -235,7 +235,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         timeoutSeconds,
       };
       const start = this.clock.now();
-      this.report.listBegin(rv, relist, this.nextReason);
+      this.report.listBegin(rv, relist, this.nextReason, 'watchList');
       let err: unknown;
       let w: OpenWatch<T> | undefined;
       const temp = newStore<T>(deletionHandlingMetaNamespaceKeyFunc);

@@ -71,6 +71,8 @@ export class Controller {
   private readonly newQueue: NewQueue;
   private readonly rateLimiter?: TypedRateLimiter<Request>;
   private readonly forKind?: string;
+  /** What lifecycle events say the controller is wired to and runs on. */
+  private readonly wiring: Pick<ControllerLifecycleEvent, 'sources' | 'queueKind' | 'rateLimiter'>;
   private readonly pendingSources: Source[] = [];
   /** Every source ever watched, for watchedKinds(). */
   private readonly allSources: Source[] = [];
@@ -111,9 +113,15 @@ export class Controller {
     this.probe = opts.probe ?? NOOP_PROBE;
     this.metrics = controllerMetrics(this.registry);
     this.log = (opts.log ?? NULL_LOGGER).withValues({ controller: opts.name });
-    this.newQueue = opts.newQueue ?? defaultNewQueue(opts.usePriorityQueue ?? runtimeDefaults().usePriorityQueue);
+    const usePriorityQueue = opts.usePriorityQueue ?? runtimeDefaults().usePriorityQueue;
+    this.newQueue = opts.newQueue ?? defaultNewQueue(usePriorityQueue);
     this.rateLimiter = opts.rateLimiter;
     this.forKind = opts.forKind;
+    this.wiring = {
+      ...(opts.sources ? { sources: opts.sources } : {}),
+      queueKind: opts.newQueue ? 'custom' : usePriorityQueue ? 'priority' : 'rateLimiting',
+      rateLimiter: opts.rateLimiter ? 'custom' : 'default',
+    };
     this.enableWarmup = opts.enableWarmup ?? false;
   }
 
@@ -457,6 +465,8 @@ export class Controller {
       controller: this.name,
       phase,
       ...(this.forKind ? { forKind: this.forKind } : {}),
+      // With every phase, not only the first: a recording or a view that starts later still gets the wiring.
+      ...this.wiring,
       ...extra,
     });
   }

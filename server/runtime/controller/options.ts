@@ -1,6 +1,7 @@
 // Ports controller-runtime pkg/controller/controller.go (Options, NewTypedUnmanaged defaulting) and
 // pkg/config/controller.go: the controller's options, defaulted in one place.
 import type { Registry } from 'prom-client';
+import type { ControllerSource } from '../../../shared/protocol/events-controller';
 import type { RequestQueue } from '../handler/eventhandler';
 import type { Probe } from '../instrumentation/probe';
 import type { Logger } from '../reconcile/logger';
@@ -79,6 +80,8 @@ export interface ControllerOptions {
   log?: Logger;
   /** The For() type's GVK string, for lifecycle events. */
   forKind?: string;
+  /** The builder's For / Owns / Watches, for lifecycle events (the dashboard's Controller header lists them). */
+  sources?: ControllerSource[];
 }
 
 export const DEFAULT_CACHE_SYNC_TIMEOUT_MS = 2 * 60 * 1000;

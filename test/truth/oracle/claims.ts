@@ -12,6 +12,7 @@ import type {
   RuntimeView,
 } from '../../../shared/protocol/view';
 import { ownProcess, type Truth, type TruthWrite } from './truth';
+import { checkWalks } from './walk-claims';
 
 export interface FalseClaim {
   claim: string;
@@ -36,6 +37,7 @@ export function checkView(view: RuntimeView, truth: Truth, opts: CheckOptions): 
     }
   }
   checkProcesses(view, truth, out);
+  checkWalks(view, truth, out);
   return out;
 }
 

@@ -16,6 +16,8 @@ import { partLiveness } from '../../../shared/protocol/liveness';
 import { controllerNames, focusController, focusKey, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
 import { StepControls } from './StepControls';
+import { wiringParts, wiringReported } from './wiring';
+import { queueLabel } from '../../components/QueueKind';
 import {
   handlerRows,
   histogramBars,
@@ -48,13 +50,24 @@ export function Controller({ view, route, now }: PanelProps) {
   const handlers = handlerRows(c);
   const requests = Object.entries(c.client.requests).sort((a, b) => b[1] - a[1]);
   const key = focusKey(c, route);
+  const wiring = wiringParts(c);
   return (
     <div className="page" data-testid="panel-controller">
       <PageHead
         title={<>Controller “{c.name}”</>}
         sub={
           <>
-            For({c.forKind ?? '?'}) · {c.workers} workers ·{' '}
+            <span data-testid="controller-wiring">
+              {wiring.map((w, i) => (
+                <span key={i} className="mono" title={w.handler}>
+                  {i > 0 ? ' · ' : ''}
+                  {w.call}
+                </span>
+              ))}
+              {wiring.length === 0 && <span className="mono">For(?)</span>}
+              {!wiringReported(c) && <span className="dim"> (Owns / Watches not reported by this producer)</span>}
+            </span>{' '}
+            · {queueLabel(c.queueKind)} · {c.workers} workers ·{' '}
             {live.state === 'alive' ? (
               <>
                 phase <b>{c.phase}</b> since {fmtClock(c.phaseSince)}
@@ -250,9 +263,18 @@ export function Controller({ view, route, now }: PanelProps) {
                 ))}
                 <tr>
                   <td className="dim">errors / conflicts</td>
-                  <td className="r num">
+                  <td className="r num" data-testid="client-errors">
                     <span className={c.client.errors ? 'err' : ''}>{fmtCount(c.client.errors)}</span> /{' '}
                     {fmtCount(c.client.conflicts)}
+                  </td>
+                </tr>
+                {/* Reads that found nothing: an answer the reconciler handles (IgnoreNotFound), so not red. */}
+                <tr>
+                  <td className="dim" title="gets and lists answered 404 NotFound: not errors">
+                    reads not found
+                  </td>
+                  <td className="r num" data-testid="client-not-found">
+                    {fmtCount(c.client.notFound ?? 0)}
                   </td>
                 </tr>
               </tbody>

@@ -1,6 +1,10 @@
 // Teaching mode: each building block explained in a few sentences, beside the live numbers of the same
 // block in this process, and one object's real journey through all of them.
 import { failedReconciles } from '../../../shared/protocol/reconcile-outcomes';
+import { rateLimiterOf } from '../../../shared/protocol/rate-limits';
+import { writeCount } from '../../../shared/protocol/reduce-writes';
+import { LimiterSentence, queueLabel } from '../../components/QueueKind';
+import { ListStory, listMethodLabel } from '../../components/ListMethod';
 import { Card, Empty } from '../../components/Card';
 import { PageHead } from '../../components/PageHead';
 import { Badge } from '../../components/Stat';
@@ -39,9 +43,10 @@ export function Learn({ view, route }: PanelProps) {
         ) : (
           <>
             <p className="dim" style={{ margin: '0 0 8px', fontSize: 12 }}>
-              One reconcile, walked back to the watch event that started it: the API server’s event, the FIFO, the
-              indexer, the handler, the queue, the worker, then the reconciler’s reads (answered by the cache) and its
-              writes (sent to the API server).
+              One reconcile, walked back to the change that started it: the API server’s watch event (or the list that
+              delivered it), the FIFO, the indexer, the handler, the queue, the worker, then the reconciler’s reads
+              (answered by the cache) and its writes (sent to the API server). Every step is an event that happened to
+              that object at that resourceVersion; a step the log no longer holds is left out.
             </p>
             <table className="data">
               <tbody>
@@ -85,6 +90,8 @@ export function Learn({ view, route }: PanelProps) {
             <>
               <dt>state</dt>
               <dd>{inf.state}</dd>
+              <dt>initial state from</dt>
+              <dd>{listMethodLabel(inf.listMethod)}</dd>
               <dt>last resourceVersion</dt>
               <dd>{inf.lastResourceVersion ?? '–'}</dd>
               <dt>watch events</dt>
@@ -100,14 +107,13 @@ export function Learn({ view, route }: PanelProps) {
         }
       >
         <p>
-          The reflector is the only part that talks to the API server. It first <code>LIST</code>s every object of one
-          kind, then opens a <code>WATCH</code> starting at the list’s <code>resourceVersion</code>, so no change
-          between the two is lost.
+          The reflector is the only part that talks to the API server, for one kind of object.{' '}
+          <ListStory method={inf?.listMethod} />
         </p>
         <p>
-          If the server has compacted that version away, the watch ends with <code>410 Gone</code> and the reflector
-          lists again (a relist). On errors it backs off before retrying. Bookmarks only move its resourceVersion
-          forward.
+          If the server has compacted the version it watches from, the watch ends with <code>410 Gone</code> and the
+          reflector gets the whole state again (a relist, the same way). On errors it backs off before retrying.
+          Bookmarks only move its resourceVersion forward.
         </p>
       </Block>
       <Block
@@ -202,6 +208,8 @@ export function Learn({ view, route }: PanelProps) {
         live={
           c && (
             <>
+              <dt>queue</dt>
+              <dd>{queueLabel(c.queueKind)}</dd>
               <dt>ready · waiting · processing</dt>
               <dd>
                 {c.depth.ready} · {c.depth.waiting} · {c.depth.processing}
@@ -222,8 +230,12 @@ export function Learn({ view, route }: PanelProps) {
           workers at once.
         </p>
         <p>
-          Failed keys come back later through the rate limiter: an exponential per-key backoff (5ms, 10ms, 20ms… up to
-          1000s) combined with an overall token bucket.
+          Failed keys come back later through the rate limiter.{' '}
+          {c ? (
+            <LimiterSentence limiter={rateLimiterOf(c)} />
+          ) : (
+            'Which one depends on the queue the controller runs on.'
+          )}
         </p>
       </Block>
       <Block
@@ -269,7 +281,7 @@ export function Learn({ view, route }: PanelProps) {
           c && (
             <>
               <dt>writes by this controller</dt>
-              <dd>{fmtCount(Object.values(c.client.requests).reduce((s, n) => s + n, 0) - c.client.cached)}</dd>
+              <dd>{fmtCount(writeCount(c))}</dd>
               <dt>hot loops now</dt>
               <dd className={c.hotLoops.length ? 'err' : undefined}>{c.hotLoops.length}</dd>
             </>

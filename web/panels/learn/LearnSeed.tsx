@@ -10,6 +10,7 @@ import { fmtCount } from '../../components/format';
 import { useStoreState } from '../../client/hooks';
 import { navigate } from '../../client/route';
 import { Block } from './Block';
+import { wiringParts, wiringReported } from '../controller/wiring';
 import { builderExample } from './learn-series';
 import type { BuilderExample } from './learn-series';
 
@@ -79,7 +80,11 @@ export function ManagerBuildsBlock({ n, view }: { n: number; view: RuntimeView }
   const controllers = Object.values(view.controllers);
   const cached = controllers.reduce((s, c) => s + c.client.cached, 0);
   const all = controllers.reduce((s, c) => s + totalRequests(c), 0);
-  const listsWatches = informers.reduce((s, i) => s + i.counters.lists + i.counters.watches, 0);
+  // A WatchList sync is one request that stays open as the watch: its list bracket and its watch are one.
+  const listsWatches = informers.reduce(
+    (s, i) => s + (i.listMethod === 'watchList' ? 0 : i.counters.lists) + i.counters.watches,
+    0,
+  );
   return (
     <Block
       n={n}
@@ -89,7 +94,7 @@ export function ManagerBuildsBlock({ n, view }: { n: number; view: RuntimeView }
         <>
           <dt>manager</dt>
           <dd>{view.manager ? `${view.manager.phase}${view.manager.error ? ` (${view.manager.error})` : ''}` : '–'}</dd>
-          <dt>HTTP client: lists + watches opened</dt>
+          <dt>HTTP client: lists + watches opened (a WatchList stream is one)</dt>
           <dd>{fmtCount(listsWatches)}</dd>
           <dt>REST mapper: kinds resolved to URLs</dt>
           <dd>{informers.map((i) => i.id).join(', ') || '–'}</dd>
@@ -200,6 +205,26 @@ function Example({ ex, none }: { ex: BuilderExample | undefined; none: string })
   );
 }
 
+/** Each controller's builder calls, as its runtime reported them: the wiring behind the examples above. */
+function WiringList({ view }: { view: RuntimeView }) {
+  const rows = Object.values(view.controllers).map((c) => ({
+    name: c.name,
+    parts: wiringParts(c),
+    all: wiringReported(c),
+  }));
+  if (rows.length === 0) return null;
+  return (
+    <ul className="learn-list dim" data-testid="builder-wiring">
+      {rows.map((r) => (
+        <li key={r.name}>
+          <b>{r.name}</b>: <code>{r.parts.map((p) => p.call).join('.') || 'no source reported'}</code>
+          {!r.all && ' (Owns / Watches not reported)'}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function BuilderBlock({ n, view }: { n: number; view: RuntimeView }) {
   const forEx = builderExample(view, 'event', 'pod-counter');
   const ownsEx = builderExample(view, 'owner', 'replicaset-owner');
@@ -258,10 +283,7 @@ export function BuilderBlock({ n, view }: { n: number; view: RuntimeView }) {
           ))}
         </tbody>
       </table>
-      <p className="dim">
-        The owner-aware example is <code>replicaset-owner</code>:{' '}
-        <code>For(ReplicaSet).Owns(Pod).Watches(Deployment, map to its ReplicaSets)</code>.
-      </p>
+      <WiringList view={view} />
     </Block>
   );
 }

@@ -52,6 +52,22 @@ describe('controllerSources', () => {
     expect(controllerSources(c, informers)).toEqual(['v1/Pod', 'apps/v1/ReplicaSet']);
   });
 
+  it('uses the Owns / Watches kinds the controller reported, before any event of them arrived', () => {
+    const c: ControllerView = {
+      ...newController('x', 0),
+      forKind: 'v1/Pod',
+      sources: [
+        { role: 'for', kind: 'v1/Pod' },
+        { role: 'owns', kind: 'v1/Secret' },
+      ],
+    };
+    const informers = [
+      { id: 'v1/Pod', handlers: [] },
+      { id: 'v1/Secret', handlers: [] },
+    ] as unknown as InformerView[];
+    expect(controllerSources(c, informers)).toEqual(['v1/Pod', 'v1/Secret']);
+  });
+
   it("links a lane's controller to the same lane's informers, never to another process's", () => {
     // With two replicas attached, names carry the process: "[op-0] mirror" is fed by "[op-0] v1/ConfigMap",
     // whose handler list names the process's own controller name. Before, no link was found at all.

@@ -11,6 +11,7 @@ import { fmtAgo, fmtClockMs, fmtCount, fmtCountdown, fmtDuration } from '../../c
 import { focusInformer, informerIds } from '../focus';
 import { partLiveness } from '../../../shared/protocol/liveness';
 import { CacheDrift } from '../indexer/CacheDrift';
+import { ListStory, listMethodLabel } from '../../components/ListMethod';
 import type { PanelProps } from '../types';
 import { StateDiagram } from './StateDiagram';
 import { legendRows } from './state-diagram-model';
@@ -34,7 +35,11 @@ export function Reflector({ view, route, now }: PanelProps) {
     <div className="page" data-testid="panel-reflector">
       <PageHead
         title="Reflector"
-        sub="list, then watch from the list's resourceVersion; on 410 Gone or an error, back off, then relist"
+        sub={
+          <>
+            <ListStory method={inf.listMethod} /> On 410 Gone or an error: back off, then get the state again.
+          </>
+        }
         focus={{ panel: 'reflector', field: 'informer', value: inf.id, options: informers }}
       />
       <Stats>
@@ -49,7 +54,12 @@ export function Reflector({ view, route, now }: PanelProps) {
           <Stat label="State" value={live.state} tone="err" hint={`${live.reason}; last reported ${inf.state}`} />
         )}
         <Stat label="Last RV" value={inf.lastResourceVersion ?? '–'} />
-        <Stat label="Lists / relists" value={`${c.lists} / ${c.relists}`} hint={`${c.listErrors} failed`} />
+        {/* A WatchList sync is bracketed like a list but makes no LIST: the label says what the brackets were. */}
+        <Stat
+          label={inf.listMethod === 'watchList' ? 'Stream syncs / relists' : 'Lists / relists'}
+          value={`${c.lists} / ${c.relists}`}
+          hint={`${c.listErrors} failed`}
+        />
         <Stat label="Watches" value={fmtCount(c.watches)} hint={`${fmtCount(c.watchEvents)} events`} />
         <Stat label="Bookmarks" value={fmtCount(c.bookmarks)} />
         <Stat label="410 Expired" value={c.expired} tone={c.expired > 0 ? 'warn' : undefined} />
@@ -91,6 +101,8 @@ export function Reflector({ view, route, now }: PanelProps) {
                 <Badge tone="warn">not yet</Badge>
               )}
             </dd>
+            <dt>state from</dt>
+            <dd data-testid="list-method">{listMethodLabel(inf.listMethod)}</dd>
             <dt>store size</dt>
             <dd>{fmtCount(inf.storeSize)}</dd>
             <dt>queue</dt>

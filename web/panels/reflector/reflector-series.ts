@@ -44,7 +44,8 @@ export function sessionRows(inf: InformerView, now: number): SessionRow[] {
           const row: SessionRow = {
             seq: e.seq,
             ts: e.beginTs,
-            kind: e.relist ? 'RELIST' : 'LIST',
+            // A WatchList sync is bracketed like a list, but it is one streaming WATCH: say so.
+            kind: `${e.relist ? 'RELIST' : 'LIST'}${e.method === 'watchList' ? ' (stream)' : ''}`,
             tone: e.error ? 'err' : e.relist ? 'purple' : 'info',
             summary: parts.join(' · '),
             open: e.endTs === undefined,

@@ -1,19 +1,24 @@
 // Error backoff, visible: every rate-limited requeue of the key with the delay the limiter chose, beside the
-// delay controller-runtime's default limiter gives for that requeue count. Read from the view's per-key
+// delay the default per-key exponential gives for that requeue count. Read from the view's per-key
 // history (the reducer keeps it from the events), so millisecond backoffs are as readable as long ones.
+import type { RateLimiterFacts } from '../../../shared/protocol/rate-limits';
+import { DEFAULT_RATE_LIMITERS, exponentialDelayMs } from '../../../shared/protocol/rate-limits';
 import type { BackoffStep, KeyView } from '../../../shared/protocol/view';
 import { Card } from '../../components/Card';
 import { DataTable } from '../../components/DataTable';
 import { Badge } from '../../components/Stat';
 import { fmtClockMs } from '../../components/format';
+import { LimiterSentence } from '../../components/QueueKind';
 import { fmtMs, fmtMsCountdown } from './format-ms';
 
-const BASE_MS = 5;
-const MAX_MS = 1000 * 1000;
+const PER_ITEM = DEFAULT_RATE_LIMITERS.priority.perItem;
 
-/** The default per-item limiter: 5 ms · 2^(n−1) for the n-th requeue in a row, capped at 1000 s. */
+/**
+ * The per-item part both default limiters share (rate-limits.ts): 5 ms · 2^(n−1) for the n-th requeue in a
+ * row, capped at 1000 s.
+ */
 export function defaultBackoffMs(requeues: number): number {
-  return Math.min(BASE_MS * 2 ** Math.max(0, requeues - 1), MAX_MS);
+  return exponentialDelayMs(PER_ITEM, Math.max(0, requeues - 1));
 }
 
 export interface BackoffRow extends BackoffStep {
@@ -29,7 +34,16 @@ export function backoffRows(k: KeyView): BackoffRow[] {
   });
 }
 
-export function BackoffHistory({ k, now }: { k: KeyView; now: number }) {
+export function BackoffHistory({
+  k,
+  now,
+  limiter,
+}: {
+  k: KeyView;
+  now: number;
+  /** The controller's limiter, when its queue kind and limiter are known (rateLimiterOf). */
+  limiter: RateLimiterFacts | undefined;
+}) {
   const rows = backoffRows(k).reverse();
   const waiting = k.nextRetryAt !== undefined && k.nextRetryAt > now && k.requeues > 0;
   const custom = rows.some((r) => !r.matchesDefault);
@@ -49,10 +63,11 @@ export function BackoffHistory({ k, now }: { k: KeyView; now: number }) {
       flush
     >
       <p className="dim" style={{ margin: '8px 10px', fontSize: 12 }}>
-        The default limiter waits <span className="mono">5ms · 2^(n−1)</span> before the n-th requeue in a row, capped
-        at <span className="mono">1000s</span> (the legacy queue also takes the longer of that and a shared 10 qps /
-        burst 100 bucket); a success makes the queue Forget the key and start again at 5 ms.
-        {custom && ' Some delays differ from that formula: this controller sets its own rate limiter.'}
+        <LimiterSentence limiter={limiter} /> The formula column is the per-key part:{' '}
+        <span className="mono">{fmtMs(PER_ITEM.baseDelayMs)} · 2^(n−1)</span> before the n-th requeue in a row, capped
+        at <span className="mono">{fmtMs(PER_ITEM.maxDelayMs)}</span>; a success makes the queue Forget the key and
+        start again at {fmtMs(PER_ITEM.baseDelayMs)}.
+        {custom && ' Some delays differ from the per-key formula: a rate limiter of its own, or the token bucket.'}
         {k.backoffResetAt !== undefined && <> Last forgotten at {fmtClockMs(k.backoffResetAt)}.</>}
       </p>
       <DataTable

@@ -13,6 +13,7 @@ import { controllerNames, focusController, focusKey } from '../focus';
 import type { PanelProps } from '../types';
 import { fmtMs, fmtMsCountdown } from './format-ms';
 import { BackoffHistory } from './BackoffHistory';
+import { rateLimiterOf } from '../../../shared/protocol/rate-limits';
 import { KeyActions } from './KeyActions';
 import { RawEvents } from './RawEvents';
 import {
@@ -183,7 +184,7 @@ export function Trace({ view, route, now }: PanelProps) {
           />
         </Card>
       </div>
-      <BackoffHistory k={k} now={now} />
+      <BackoffHistory k={k} now={now} limiter={rateLimiterOf(c)} />
       <Card title="Reconciles" right={<span className="dim">newest first</span>} testId="trace-timeline">
         {entries.length === 0 ? (
           <Empty>This key has not been reconciled yet.</Empty>
