@@ -2,6 +2,7 @@ package main
 
 import (
 	"go/ast"
+	"strings"
 )
 
 const (
@@ -46,12 +47,25 @@ type call struct {
 	expr    *ast.CallExpr
 	fun     *ast.SelectorExpr // pkg.Func, the part a rename replaces
 	parents []ast.Node        // enclosing nodes, nearest first
+	skip    bool              // its line says adopt-go:skip: the user takes care of it
 }
+
+// skipMark, in a comment on the line a call starts on, leaves that call alone: the way out of a refusal
+// for a call that is right as it is (a second manager for a tool, a controller built without the builder).
+const skipMark = "adopt-go:skip"
 
 // findCalls returns every call of interest in the project, in file order.
 func (p *project) findCalls() []call {
 	var out []call
 	for _, f := range p.files {
+		marked := map[int]bool{}
+		for _, g := range f.ast.Comments {
+			for _, c := range g.List {
+				if strings.Contains(c.Text, skipMark) {
+					marked[p.position(c.Pos()).Line] = true
+				}
+			}
+		}
 		var stack []ast.Node
 		ast.Inspect(f.ast, func(n ast.Node) bool {
 			if n == nil {
@@ -64,7 +78,8 @@ func (p *project) findCalls() []call {
 					for i := range stack {
 						parents[i] = stack[len(stack)-1-i]
 					}
-					out = append(out, call{kind: k, file: f, expr: c, fun: sel, parents: parents})
+					out = append(out, call{kind: k, file: f, expr: c, fun: sel, parents: parents,
+						skip: marked[p.position(c.Pos()).Line]})
 				}
 			}
 			stack = append(stack, n)

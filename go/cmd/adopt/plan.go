@@ -31,13 +31,33 @@ func makePlan(p *project) (*plan, error) {
 	var changes []string
 	swapped := map[*srcFile]map[string]int{} // file -> import path -> renamed uses
 
-	var managers, chains []call
+	var managers, chains, kept []call
 	for _, c := range calls {
+		if c.skip {
+			kept = append(kept, c)
+			continue
+		}
 		switch c.kind {
 		case newManager:
 			managers = append(managers, c)
 		case newBuilder, scopeBuilder:
 			chains = append(chains, c)
+		}
+	}
+	for _, c := range kept {
+		changes = append(changes, fmt.Sprintf("%s:%d: %s is left as it is (%s)",
+			c.file.rel, p.position(c.expr.Pos()).Line, exprString(c.fun), skipMark))
+	}
+	// Several managers, one of them wrapped by hand after a refusal: that one is the one to tap.
+	if len(managers) > 1 {
+		var done []call
+		for _, m := range managers {
+			if w, _ := p.managerOptions(m); w != nil {
+				done = append(done, m)
+			}
+		}
+		if len(done) == 1 {
+			managers = done
 		}
 	}
 
@@ -49,8 +69,8 @@ func makePlan(p *project) (*plan, error) {
 	case len(managers) > 1:
 		for _, m := range managers {
 			refuse(&refusal{p.position(m.expr.Pos()), fmt.Sprintf("%s is one of %d calls that make a manager; "+
-				"adopt-go cannot tell which one runs the controllers: wrap the options of that one by hand "+
-				"(scope.Options at the call)", exprString(m.fun), len(managers))})
+				"adopt-go cannot tell which one runs the controllers: wrap that one's options by hand "+
+				"(scope.Options at the call) and adopt-go takes it as the one", exprString(m.fun), len(managers))})
 		}
 	default:
 		m := managers[0]
@@ -70,6 +90,9 @@ func makePlan(p *project) (*plan, error) {
 	}
 
 	for _, c := range calls {
+		if c.skip {
+			continue
+		}
 		switch c.kind {
 		case scopeOptions:
 			if c.expr != wrapped {
@@ -102,7 +125,13 @@ func makePlan(p *project) (*plan, error) {
 				c.file.rel, p.position(c.expr.Pos()).Line, exprString(c.fun), name))
 		}
 	}
-	if len(chains) == 0 && len(managers) > 0 {
+	skippedControllers := 0
+	for _, c := range kept {
+		if c.kind == newBuilder || c.kind == plainController || c.kind == typedBuilder {
+			skippedControllers++
+		}
+	}
+	if len(chains) == 0 && skippedControllers == 0 && len(managers) > 0 {
 		refuse(&refusal{msg: "no ctrl.NewControllerManagedBy builder chain in the module's non-test Go files: " +
 			"without the drop-in builder there are no queue or reconcile events, so adopt-go stops here"})
 	}

@@ -36,6 +36,6 @@ func (r refused) Error() string {
 		lines[i] = "  " + x.String()
 	}
 	return fmt.Sprintf("cannot adopt this project safely, nothing was changed:\n%s\n"+
-		"Fix these by hand (go/README.md, \"By hand\", says what adoption changes), or change the code so the "+
-		"manager and each controller are made as above, then run adopt-go again.", strings.Join(lines, "\n"))
+		"Change these by hand (go/README.md, \"Adopt by hand\", shows each change), or end a line with the "+
+		"comment // %s to leave the call on it as it is, then run adopt-go again.", strings.Join(lines, "\n"), skipMark)
 }
