@@ -3,33 +3,11 @@
 // controllers, webhooks off and a namespaced cache): the project is rewritten, go.mod points at this
 // checkout's module, and `go build ./...` and `go vet ./...` pass; a second run changes nothing; a project
 // it cannot be sure of is refused with file and line, and left as it was.
-import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, statSync, cpSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { REPO, go, goBinary, goEnv } from './support/go-tool';
-
-const FIXTURES = join(REPO, 'go', 'cmd', 'adopt', 'testdata');
-const MODULE = 'github.com/controller-scope/controller-scope/go';
-
-/** `nice controller-scope adopt-go ARGS`: its exit code and everything it printed. */
-function adoptGo(args: string[]): Promise<{ code: number; out: string }> {
-  return new Promise((resolve) => {
-    execFile(
-      'nice',
-      ['-n', '10', process.execPath, join(REPO, 'bin', 'controller-scope.mjs'), 'adopt-go', ...args],
-      { cwd: REPO, env: goEnv(), timeout: 600_000, maxBuffer: 32 << 20 },
-      (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: stdout + stderr }),
-    );
-  });
-}
-
-function copyFixture(name: string): string {
-  const dir = join(mkdtempSync(join(tmpdir(), `adopt-go-${name}-`)), name);
-  cpSync(join(FIXTURES, name), dir, { recursive: true });
-  return dir;
-}
+import { REPO, go, goBinary } from './support/go-tool';
+import { SCOPE_MODULE as MODULE, adoptGo, copyFixture } from './support/adopt-go';
 
 /** Every file under dir with its content, to tell that a run changed nothing. */
 function snapshot(dir: string): Record<string, string> {
