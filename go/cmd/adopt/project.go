@@ -126,10 +126,10 @@ func (f *srcFile) pkgOf(e ast.Expr) string {
 	return f.imps[id.Name]
 }
 
-// nameOf is the name f imports path under, or "".
+// nameOf is the name f imports path under, or "" (a blank or dot import gives no name to refer to it by).
 func (f *srcFile) nameOf(path string) string {
 	for n, p := range f.imps {
-		if p == path {
+		if p == path && n != "_" && n != "." {
 			return n
 		}
 	}
