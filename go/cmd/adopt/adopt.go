@@ -35,6 +35,13 @@ func adopt(dir, scopeDir string, dryRun bool, out io.Writer) error {
 		fmt.Fprintf(out, "  %s\n", c)
 	}
 	steps := [][]string{{"mod", "tidy"}, {"build", "./..."}}
+	// A vendored project builds from vendor/, which only `go mod vendor` brings up to date: the build here
+	// reads the module cache instead, and rewriting vendor/ is left to the user, who may review it.
+	_, err = os.Stat(filepath.Join(p.dir, "vendor", "modules.txt"))
+	vendored := err == nil
+	if vendored {
+		steps[1] = []string{"build", "-mod=mod", "./..."}
+	}
 	if len(modArgs) > 0 {
 		steps = append([][]string{append([]string{"mod", "edit"}, modArgs...)}, steps...)
 	}
@@ -87,6 +94,9 @@ func adopt(dir, scopeDir string, dryRun bool, out io.Writer) error {
 	fmt.Fprint(out, unifiedDiff("go.mod", before[gomod], after[gomod]))
 	if added, removed := lineChanges(before[gosum], after[gosum]); added+removed > 0 {
 		fmt.Fprintf(out, "go.sum: %d lines added, %d removed\n", added, removed)
+	}
+	if vendored {
+		fmt.Fprintln(out, "\nvendor/ is not updated: run go mod vendor, then build as usual.")
 	}
 	fmt.Fprintln(out, "\nAdopted. Run the manager as usual; it prints where it serves events. Then, in another terminal:\n"+
 		"  npx controller-scope attach 127.0.0.1:7071")

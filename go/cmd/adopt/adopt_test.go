@@ -311,6 +311,13 @@ func writeProject(t *testing.T, sources map[string]string) (string, []string) {
 	return dir, marked
 }
 
+// The example operator is adopted by hand as go/README.md shows: adopt-go finds nothing to change in it.
+func TestTheExampleOperatorIsAdoptedAlready(t *testing.T) {
+	if pl := planFor(t, filepath.Join("..", "..", "..", "examples", "go-operator")); !pl.empty() {
+		t.Errorf("adopt-go would change the example operator: %v", pl.changes)
+	}
+}
+
 // The ways out of a refusal: a call marked adopt-go:skip is left alone (and a controller left so counts as
 // seen), and of several managers the one wrapped by hand is the one.
 func TestSkipMarksAndAHandWrappedManager(t *testing.T) {
