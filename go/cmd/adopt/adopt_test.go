@@ -318,6 +318,35 @@ func TestTheExampleOperatorIsAdoptedAlready(t *testing.T) {
 	}
 }
 
+// A dry run names the steps it would run and writes nothing; a vendored project is built from the module
+// cache, and vendor/ is not touched.
+func TestDryRun(t *testing.T) {
+	dir := copyTree(t, "kubebuilder")
+	if err := os.MkdirAll(filepath.Join(dir, "vendor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "vendor", "modules.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	main, _ := os.ReadFile(filepath.Join(dir, "cmd", "main.go"))
+	var out strings.Builder
+	if err := adopt(dir, "/src/controller-scope/go", true, &out); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"+\tmgr, err := ctrl.NewManager(ctrl.GetConfigOrDie(), scope.Options(mgrOptions))\n",
+		"  go mod edit -require=" + pathScope + "@v0.0.0 -replace=" + pathScope + "=/src/controller-scope/go\n",
+		"  go mod tidy\n  go build -mod=mod ./...\n",
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("the dry run does not say %q:\n%s", want, out.String())
+		}
+	}
+	if after, _ := os.ReadFile(filepath.Join(dir, "cmd", "main.go")); string(after) != string(main) {
+		t.Error("the dry run changed cmd/main.go")
+	}
+}
+
 // The ways out of a refusal: a call marked adopt-go:skip is left alone (and a controller left so counts as
 // seen), and of several managers the one wrapped by hand is the one.
 func TestSkipMarksAndAHandWrappedManager(t *testing.T) {
