@@ -120,11 +120,8 @@ func TestWrapsAtTheCallNotTheLiteral(t *testing.T) {
 	}
 }
 
-// The refused cases: each names the file and line where adopt-go cannot be sure, and nothing is planned.
-// A line marked "// refused" in a source is where the message must point.
-func TestRefuses(t *testing.T) {
-	const header = "package main\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n)\n\n"
-	setup := `package controller
+// setupSource is a controller file with one builder chain, for the refusal cases that are about the manager.
+const setupSource = `package controller
 
 import (
 	corev1 "k8s.io/api/core/v1"
@@ -136,6 +133,11 @@ func Setup(mgr ctrl.Manager, r reconcile.Reconciler) error {
 	return ctrl.NewControllerManagedBy(mgr).For(&corev1.Pod{}).Complete(r)
 }
 `
+
+// The refused cases: each names the file and line where adopt-go cannot be sure, and nothing is planned.
+// A line marked "// refused" in a source is where the message must point.
+func TestRefuses(t *testing.T) {
+	const header = "package main\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n)\n\n"
 	cases := []struct {
 		name  string
 		files map[string]string
@@ -146,7 +148,7 @@ func Setup(mgr ctrl.Manager, r reconcile.Reconciler) error {
 			files: map[string]string{
 				"cmd/a/main.go":                header + "func main() {\n\tmgr, _ := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{}) // refused\n\t_ = mgr\n}\n",
 				"cmd/b/main.go":                header + "func main() {\n\tmgr, _ := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{}) // refused\n\t_ = mgr\n}\n",
-				"internal/controller/setup.go": setup,
+				"internal/controller/setup.go": setupSource,
 			},
 			want: []string{"ctrl.NewManager is one of 2 calls that make a manager", "ctrl.NewManager is one of 2 calls"},
 		},
@@ -156,7 +158,7 @@ func Setup(mgr ctrl.Manager, r reconcile.Reconciler) error {
 				"cmd/main.go": "package main\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n\n\t\"example.com/r/internal/config\"\n)\n\n" +
 					"func main() {\n\tmgr, _ := ctrl.NewManager(ctrl.GetConfigOrDie(),\n\t\tconfig.ManagerOptions()) // refused\n\t_ = mgr\n}\n",
 				"internal/config/config.go":    "package config\n\nimport ctrl \"sigs.k8s.io/controller-runtime\"\n\nfunc ManagerOptions() ctrl.Options { return ctrl.Options{} }\n",
-				"internal/controller/setup.go": setup,
+				"internal/controller/setup.go": setupSource,
 			},
 			want: []string{"the manager's options come from package example.com/r/internal/config (config.ManagerOptions())"},
 		},
@@ -179,7 +181,7 @@ func main() {
 	_ = mgr
 }
 `,
-				"internal/controller/setup.go": setup,
+				"internal/controller/setup.go": setupSource,
 			},
 			want: []string{"scope.Options is called here, not at the NewManager call: options wrapped early lose the taps"},
 		},
@@ -241,7 +243,7 @@ func SetupPlain(mgr ctrl.Manager, r reconcile.Reconciler) error {
 		{
 			name: "no manager",
 			files: map[string]string{
-				"internal/controller/setup.go": setup,
+				"internal/controller/setup.go": setupSource,
 			},
 			want: []string{"no ctrl.NewManager or manager.New call in the module's 1 non-test Go files"},
 		},
@@ -344,6 +346,26 @@ func TestDryRun(t *testing.T) {
 	}
 	if after, _ := os.ReadFile(filepath.Join(dir, "cmd", "main.go")); string(after) != string(main) {
 		t.Error("the dry run changed cmd/main.go")
+	}
+}
+
+// "scope" declared at package level in another file of the package would clash with the import: the
+// file gets the module under another name.
+func TestImportNameFreeInThePackage(t *testing.T) {
+	dir, _ := writeProject(t, map[string]string{
+		"cmd/main.go": "package main\n\nimport (\n\tctrl \"sigs.k8s.io/controller-runtime\"\n)\n\n" +
+			"func main() {\n\tmgr, _ := ctrl.NewManager(ctrl.GetConfigOrDie(), ctrl.Options{})\n\t_ = mgr\n}\n",
+		"cmd/flags.go":                 "package main\n\nvar scope = \"cluster\"\n",
+		"internal/controller/setup.go": setupSource,
+	})
+	got := string(planFor(t, dir).files["cmd/main.go"])
+	for _, want := range []string{
+		"ctrlscope \"" + pathScope + "\"",
+		"ctrl.NewManager(ctrl.GetConfigOrDie(), ctrlscope.Options(ctrl.Options{}))",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("cmd/main.go lacks %q:\n%s", want, got)
+		}
 	}
 }
 

@@ -8,7 +8,8 @@ import (
 )
 
 // scopeName is the name f will use for the module: the one it already imports it under, else "scope"
-// unless that name is taken in the file (a variable, a parameter, another import), then a longer one.
+// unless that name is taken in its package (a variable or parameter anywhere in it, a package-level name
+// in another file, an import), then a longer one.
 func (f *srcFile) scopeName() (name string, imported bool) {
 	if n := f.nameOf(pathScope); n != "" {
 		return n, true
@@ -17,12 +18,9 @@ func (f *srcFile) scopeName() (name string, imported bool) {
 	for n := range f.imps {
 		taken[n] = true
 	}
-	ast.Inspect(f.ast, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			taken[id.Name] = true
-		}
-		return true
-	})
+	for n := range f.pkgNames {
+		taken[n] = true
+	}
 	for _, n := range []string{"scope", "ctrlscope", "controllerscope"} {
 		if !taken[n] {
 			return n, false

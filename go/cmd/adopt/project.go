@@ -26,6 +26,9 @@ type srcFile struct {
 	src  []byte
 	ast  *ast.File
 	imps map[string]string // import name as used in this file -> import path
+	// pkgNames holds every identifier in the files of this file's package (its directory), shared by them:
+	// an import added to one file must not collide with a name declared in another.
+	pkgNames map[string]bool
 }
 
 var moduleLine = regexp.MustCompile(`(?m)^module\s+("?)([^\s"]+)("?)\s*$`)
@@ -71,6 +74,20 @@ func loadProject(dir string) (*project, error) {
 	})
 	if err != nil {
 		return nil, err
+	}
+	byDir := map[string]map[string]bool{}
+	for _, f := range p.files {
+		dir := filepath.Dir(f.rel)
+		if byDir[dir] == nil {
+			byDir[dir] = map[string]bool{}
+		}
+		f.pkgNames = byDir[dir]
+		ast.Inspect(f.ast, func(n ast.Node) bool {
+			if id, ok := n.(*ast.Ident); ok {
+				f.pkgNames[id.Name] = true
+			}
+			return true
+		})
 	}
 	return p, nil
 }
