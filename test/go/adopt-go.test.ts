@@ -3,7 +3,7 @@
 // controllers, webhooks off and a namespaced cache): the project is rewritten, go.mod points at this
 // checkout's module, and `go build ./...` and `go vet ./...` pass; a second run changes nothing; a project
 // it cannot be sure of is refused with file and line, and left as it was.
-import { readdirSync, readFileSync, statSync, cpSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { REPO, go, goBinary } from './support/go-tool';
@@ -72,6 +72,18 @@ describe.skipIf(!goBinary())('controller-scope adopt-go', () => {
     expect(out).toMatch(/cannot adopt this project safely, nothing was changed/);
     expect(out).toMatch(/^ {2}cmd\/main\.go:\d+: ctrl\.NewManager is one of 2 calls that make a manager/m);
     expect(out).toMatch(/^ {2}cmd\/migrate\/main\.go:\d+: ctrl\.NewManager is one of 2 calls/m);
+    expect(snapshot(dir)).toEqual(before);
+  });
+
+  it('puts every file back when the rewritten project does not build', { timeout: 600_000 }, async () => {
+    const dir = copyFixture('kubebuilder');
+    const broken = join(dir, 'internal', 'controller', 'broken.go');
+    writeFileSync(broken, 'package controller\n\nvar answer int = "forty-two"\n');
+    const before = snapshot(dir);
+    const { code, out } = await adoptGo([dir]);
+    expect(code, out).toBe(1);
+    expect(out).toMatch(/go build \.\/\.\.\. \(in .*\) failed/);
+    expect(out).toContain('Every file is as it was before adopt-go ran.');
     expect(snapshot(dir)).toEqual(before);
   });
 
