@@ -1,7 +1,8 @@
 // Command adopt rewrites a controller-runtime project to report to the controller-scope dashboard: the
 // module's import, scope.Options at the call that makes the manager, and scope.NewControllerManagedBy for
 // each builder chain; then go mod edit, go mod tidy and go build. It refuses, naming file and line, where
-// it cannot be sure the rewrite is right. `controller-scope adopt-go DIR` builds it in go/ and runs it; from go/, by hand:
+// it cannot be sure the rewrite is right. `controller-scope adopt-go DIR` builds it in go/ and runs it;
+// from go/, by hand:
 //
 //	go run ./cmd/adopt [-dry-run] [-scope-module DIR] PROJECT
 package main
