@@ -100,6 +100,16 @@ describe('parseCli', () => {
     expect(usageError(['--replay', 'r', '--kubeconfig-out', 'k'])).toMatch(/--kubeconfig-out applies/);
   });
 
+  it('parses adopt-go DIR with --dry-run, and wants exactly one directory', () => {
+    expect(parseCli(['adopt-go', './op'])).toEqual({ command: 'adopt-go', dir: './op', dryRun: false });
+    expect(parseCli(['adopt-go', '--dry-run', './op'])).toEqual({ command: 'adopt-go', dir: './op', dryRun: true });
+    expect(usageError(['adopt-go'])).toMatch(/adopt-go expects one directory/);
+    expect(usageError(['adopt-go', 'a', 'b'])).toMatch(/adopt-go expects one directory/);
+    expect(usageError(['adopt-go', '--port', '1', 'a'])).toMatch(/port.*--help/);
+    const help = parseCli(['--help']);
+    expect(help.command === 'help' && help.text).toContain('adopt-go DIR [--dry-run]');
+  });
+
   it('--in-cluster selects a kubeconfig cluster found as controller-runtime finds it, read-only', () => {
     const o = dashboard(['--in-cluster']);
     expect(o.cluster).toEqual({ mode: 'kubeconfig', kubeconfig: undefined, context: undefined });

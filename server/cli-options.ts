@@ -62,7 +62,15 @@ export interface AttachCliOptions {
   open: boolean;
 }
 
-export type CliOptions = DashboardCommand | SandboxOptions | AttachCliOptions | { command: 'help'; text: string };
+export interface AdoptGoCliOptions {
+  command: 'adopt-go';
+  /** The Go module (the directory with go.mod) to rewrite. */
+  dir: string;
+  dryRun: boolean;
+}
+
+export type CliOptions =
+  DashboardCommand | SandboxOptions | AttachCliOptions | AdoptGoCliOptions | { command: 'help'; text: string };
 
 export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
@@ -85,6 +93,12 @@ Usage:
                                                 the dashboard for running Go controllers that use the
                                                 controller-scope Go module (default address 127.0.0.1:7071);
                                                 several addresses: one lane per process
+  controller-scope adopt-go DIR [--dry-run]     rewrite the controller-runtime project in DIR to report to
+                                                the dashboard (needs Go): the module's import, scope.Options
+                                                at the NewManager call, scope.NewControllerManagedBy for each
+                                                controller, then go mod tidy and go build; prints the diff,
+                                                or refuses naming the file and line it cannot be sure of;
+                                                --dry-run prints the diff and writes nothing
 
 Cluster (pick one; default: the embedded sandbox, even when you have a kubeconfig):
       --sandbox               run against the embedded sandbox API server (zero set-up)
@@ -245,6 +259,7 @@ export function parseCli(argv: string[]): CliOptions {
   }
 
   if (argv[0] === 'attach') return parseAttach(argv.slice(1));
+  if (argv[0] === 'adopt-go') return parseAdoptGo(argv.slice(1));
   const run = argv[0] === 'run';
   const { values, positionals } = parse(() =>
     parseArgs({
@@ -279,7 +294,7 @@ export function parseCli(argv: string[]): CliOptions {
   if (values.help) return { command: 'help', text: HELP };
   if (!run && positionals.length > 0) {
     throw new CliUsageError(
-      `unexpected argument '${positionals[0]}': the subcommands are 'run' and 'sandbox'. Run with --help.`,
+      `unexpected argument '${positionals[0]}': the subcommands are 'run', 'sandbox', 'attach' and 'adopt-go'. Run with --help.`,
     );
   }
   if (run && positionals.length === 0) {
@@ -405,4 +420,25 @@ function parseAttach(args: string[]): CliOptions {
     ...(values['ring-bytes'] !== undefined ? { ringBytes: parseByteSize('--ring-bytes', values['ring-bytes']) } : {}),
     open: values.open ?? false,
   };
+}
+
+function parseAdoptGo(args: string[]): CliOptions {
+  const { values, positionals } = parse(() =>
+    parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        'dry-run': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (values.help) return { command: 'help', text: HELP };
+  if (positionals.length !== 1) {
+    throw new CliUsageError(
+      'adopt-go expects one directory, the root of a Go module (where go.mod is): controller-scope adopt-go ./my-operator',
+    );
+  }
+  return { command: 'adopt-go', dir: positionals[0] as string, dryRun: values['dry-run'] ?? false };
 }

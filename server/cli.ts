@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { CliUsageError, parseCli } from './cli-options';
 import { runStandaloneSandbox } from './cluster/sandbox';
 import { runAttach } from './attach';
+import { runAdoptGo } from './adopt-go';
 import { runApp } from './main';
 import { applyHeapPolicy } from './heap-policy';
 
@@ -12,6 +13,10 @@ async function main(argv: string[]): Promise<void> {
   applyHeapPolicy();
   if (opts.command === 'help') {
     process.stdout.write(opts.text);
+    return;
+  }
+  if (opts.command === 'adopt-go') {
+    process.exitCode = await runAdoptGo(opts);
     return;
   }
   if (opts.command === 'sandbox') {

@@ -1,5 +1,6 @@
-// The Website operator's entry point, laid out as kubebuilder scaffolds it. The one line that differs from a
-// plain controller-runtime project is scope.Options around ctrl.Options.
+// The Website operator's entry point, laid out as kubebuilder scaffolds it. What differs from a plain
+// controller-runtime project is the scope import and scope.Options around the options at the NewManager call
+// (what controller-scope adopt-go writes).
 package main
 
 import (

@@ -111,8 +111,8 @@ func mutateDeployment(d *appsv1.Deployment, site *examplev1alpha1.Website, pageN
 	c.VolumeMounts = []corev1.VolumeMount{{Name: "page", MountPath: "/usr/share/nginx/html"}}
 }
 
-// SetupWithManager registers the controller. The one line that differs from a plain controller-runtime
-// project is scope.NewControllerManagedBy in place of ctrl.NewControllerManagedBy.
+// SetupWithManager registers the controller. What differs from a plain controller-runtime project is the
+// scope import and scope.NewControllerManagedBy in place of ctrl.NewControllerManagedBy.
 func (r *WebsiteReconciler) SetupWithManager(mgr ctrl.Manager) error {
 	return scope.NewControllerManagedBy(mgr).
 		For(&examplev1alpha1.Website{}).
