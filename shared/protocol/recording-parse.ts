@@ -16,6 +16,11 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const optStr = (v: unknown): boolean => v === undefined || typeof v === 'string';
 
+/** The error for a line over the bound. */
+export function tooLong(max: number): string {
+  return `line longer than ${max} bytes: not a recording controller-scope wrote (a state record of the largest view is a few MB)`;
+}
+
 /** A value from the file, quoted short enough for an error line. */
 function quote(v: unknown): string {
   return String(JSON.stringify(v)).slice(0, 40);
@@ -28,8 +33,11 @@ export class RecordingParser {
   private readonly gaps: RecordingGap[] = [];
   private lastSeq = 0;
 
-  /** name: the file, for error messages. */
-  constructor(private readonly name: string) {}
+  /** name: the file, for error messages. maxLineBytes: default MAX_RECORDING_LINE_BYTES. */
+  constructor(
+    private readonly name: string,
+    readonly maxLineBytes = MAX_RECORDING_LINE_BYTES,
+  ) {}
 
   private fail(n: number, why: string): never {
     throw new RecordingError(`${this.name}:${n}: ${why}`);
@@ -37,9 +45,7 @@ export class RecordingParser {
 
   /** One line of the file (without its newline); n is its 1-based line number. */
   line(text: string, n: number): void {
-    if (text.length > MAX_RECORDING_LINE_BYTES) {
-      this.fail(n, `line longer than ${MAX_RECORDING_LINE_BYTES} bytes: not a recording controller-scope wrote`);
-    }
+    if (text.length > this.maxLineBytes) this.fail(n, tooLong(this.maxLineBytes));
     if (text.trim() === '') return;
     let value: unknown;
     try {

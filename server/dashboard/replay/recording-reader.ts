@@ -7,7 +7,7 @@ import { StringDecoder } from 'node:string_decoder';
 import { constants, createGunzip } from 'node:zlib';
 import { MAX_RECORDING_LINE_BYTES } from '../../../shared/protocol/recording';
 import type { Recording } from '../../../shared/protocol/recording';
-import { RecordingError, RecordingParser } from '../../../shared/protocol/recording-parse';
+import { RecordingError, RecordingParser, tooLong } from '../../../shared/protocol/recording-parse';
 
 export { RecordingError };
 
@@ -22,8 +22,14 @@ async function isGzip(file: string): Promise<boolean> {
   }
 }
 
-export async function readRecording(file: string): Promise<Recording> {
-  const parser = new RecordingParser(file);
+export interface ReadRecordingOptions {
+  /** Longest line accepted. Default MAX_RECORDING_LINE_BYTES. */
+  maxLineBytes?: number;
+}
+
+export async function readRecording(file: string, opts: ReadRecordingOptions = {}): Promise<Recording> {
+  const max = opts.maxLineBytes ?? MAX_RECORDING_LINE_BYTES;
+  const parser = new RecordingParser(file, max);
   const raw = createReadStream(file);
   // A file cut short (the recording process was killed) still gives every line written before the cut.
   const input = (await isGzip(file)) ? raw.pipe(createGunzip({ finishFlush: constants.Z_SYNC_FLUSH })) : raw;
@@ -46,11 +52,7 @@ export async function readRecording(file: string): Promise<Recording> {
         start = nl + 1;
       }
       held += text.length - start;
-      if (held > MAX_RECORDING_LINE_BYTES) {
-        throw new RecordingError(
-          `${file}:${n + 1}: line longer than ${MAX_RECORDING_LINE_BYTES} bytes: not a recording controller-scope wrote`,
-        );
-      }
+      if (held > max) throw new RecordingError(`${file}:${n + 1}: ${tooLong(max)}`);
       if (start < text.length) pieces.push(text.slice(start));
     }
   } catch (err) {
@@ -58,6 +60,8 @@ export async function readRecording(file: string): Promise<Recording> {
     throw new RecordingError(
       `${file}: cannot be read (${(err as Error).message}); is it a controller-scope recording?`,
     );
+  } finally {
+    raw.destroy();
   }
   const rest = pieces.join('') + decoder.end();
   // The last line of a file cut short is cut too: what it held is lost, the lines before it are whole.
