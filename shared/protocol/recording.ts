@@ -25,6 +25,12 @@ export const RECORDING_VERSION = 2;
  */
 export const MAX_RECORDING_LINE_BYTES = 64 * 1024 * 1024;
 
+/**
+ * Events between keyframes in a file. A state record of a busy view is some tens of KB gzipped, so at this
+ * spacing keyframes add about a byte an event; a seek backwards replays at most this many events.
+ */
+export const KEYFRAME_EVERY = 50_000;
+
 export interface RecordingHeader {
   type: 'header';
   format: typeof RECORDING_FORMAT;

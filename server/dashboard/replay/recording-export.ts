@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
 import type { ClusterInfo } from '../../../shared/protocol/socket';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
-import { RECORDING_FORMAT, RECORDING_VERSION } from '../../../shared/protocol/recording';
+import { KEYFRAME_EVERY, RECORDING_FORMAT, RECORDING_VERSION } from '../../../shared/protocol/recording';
 import type { RecordingHeader, StateRecord } from '../../../shared/protocol/recording';
 import type { Keyframe } from '../recorder/keyframes';
 import type { Recorder } from '../recorder/recorder';
@@ -43,6 +43,8 @@ export interface ExportRange {
   fromSeq?: number;
   /** Last seq to include. Default: the newest. */
   toSeq?: number;
+  /** Fewest events between the keyframes written (the recorder keeps more). Default KEYFRAME_EVERY. */
+  keyframeEvery?: number;
 }
 
 /** The recording's JSON lines: header, the state before fromSeq, the events up to toSeq and keyframes among them. */
@@ -61,7 +63,15 @@ export function exportLines(
     range: { fromSeq: Math.max(fromSeq, start.seq + 1), toSeq },
   };
   const parts = [`${JSON.stringify(header)}\n`, stateLine('snapshot', start)];
-  const keyframes = recorder.keyframesBetween(start.seq, toSeq);
+  // The recorder's keyframes, spaced as a file's are: more would cost bytes without making seeks much faster.
+  const every = range.keyframeEvery ?? KEYFRAME_EVERY;
+  const keyframes: Keyframe[] = [];
+  let lastKept = start.seq;
+  for (const frame of recorder.keyframesBetween(start.seq, toSeq)) {
+    if (frame.seq - lastKept < every) continue;
+    keyframes.push(frame);
+    lastKept = frame.seq;
+  }
   let k = 0;
   for (const ev of recorder.eventsAfter(start.seq) ?? []) {
     if (ev.seq > toSeq) break;

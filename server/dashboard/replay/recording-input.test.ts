@@ -93,7 +93,7 @@ describe('the recording format', () => {
     }
 
     const live = recorderWith(s);
-    const exported = exportLines(live, SOURCE, { fromSeq: 30 }, 0);
+    const exported = exportLines(live, SOURCE, { fromSeq: 30, keyframeEvery: 1 }, 0);
     const again = await readRecording(file('export.csrec', exported.trimEnd().split('\n'), true));
     expect(again.states[0]?.seq).toBe(29);
     expect(again.states[0]?.view).toEqual(reduce(createView(), (live.eventsAfter(0) ?? []).slice(0, 29)));

@@ -93,7 +93,7 @@ describe('a recording taken after the ring wrapped', () => {
     expect(rec.ringBounds().firstSeq).toBeGreaterThan(1000);
     const file = join(dir, 'rec.csrec');
     const fromSeq = rec.seq - 200;
-    writeFileSync(file, await exportRecording(rec, SOURCE, { fromSeq }, 0));
+    writeFileSync(file, await exportRecording(rec, SOURCE, { fromSeq, keyframeEvery: 1 }, 0));
 
     const replay = await openReplay({ file, clock: new FakeClock(0), autoplay: false });
     expect(replay.recording.header.range).toEqual({ fromSeq, toSeq: rec.seq });
@@ -146,7 +146,7 @@ describe('a recording taken after the ring wrapped', () => {
         async (fromSeq, capacity, every) => {
           const rec = live(events, { capacity, keyframeEvery: every });
           const file = join(dir, `prop-${n++}.csrec`);
-          writeFileSync(file, await exportRecording(rec, SOURCE, { fromSeq }, 0));
+          writeFileSync(file, await exportRecording(rec, SOURCE, { fromSeq, keyframeEvery: 1 }, 0));
           const replay = await openReplay({ file, clock: new FakeClock(0), autoplay: false });
           // What the ring no longer covers cannot be recorded: the span starts at the oldest state it can rebuild.
           const start = replay.recording.states[0]?.seq as number;

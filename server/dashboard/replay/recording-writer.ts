@@ -9,6 +9,7 @@ import type { WriteStream } from 'node:fs';
 import { constants, createGzip } from 'node:zlib';
 import type { Gzip } from 'node:zlib';
 import type { StampedEvent } from '../../../shared/protocol/events';
+import { KEYFRAME_EVERY } from '../../../shared/protocol/recording';
 import type { RecordingGap } from '../../../shared/protocol/recording';
 import type { ClusterInfo } from '../../../shared/protocol/socket';
 import type { Recorder } from '../recorder/recorder';
@@ -25,7 +26,7 @@ export interface RecordingWriterOptions {
   clock?: Clock;
   /** Unwritten bytes tolerated before batches are dropped. Default 64 MiB. */
   maxBufferedBytes?: number;
-  /** Events between keyframes. Default 50,000 (a few bytes an event on a busy view). */
+  /** Events between keyframes. Default KEYFRAME_EVERY. */
   keyframeEvery?: number;
   /** Longest a written batch waits in gzip before it is flushed to the file. Default 1000 ms. */
   flushMs?: number;
@@ -48,7 +49,7 @@ export class RecordingWriter {
 
   constructor(private readonly opts: RecordingWriterOptions) {
     this.maxBuffered = opts.maxBufferedBytes ?? 64 * 1024 * 1024;
-    this.keyframeEvery = opts.keyframeEvery ?? 50_000;
+    this.keyframeEvery = opts.keyframeEvery ?? KEYFRAME_EVERY;
     this.flushMs = opts.flushMs ?? 1000;
     this.clock = opts.clock ?? realClock;
     this.lastFlush = this.clock.now();
