@@ -1,8 +1,8 @@
 // Writes a live session to a --record file as it happens. It is one more batch listener on the recorder,
 // so it sees exactly what clients see. The file starts with the recorder's state when recording began (so a
 // recording started after the ring wrapped replays to the live view), then events, with a keyframe every
-// keyframeEvery events and right after every gap. It never lets a slow disk hold memory without bound: past
-// maxBufferedBytes it drops batches and writes a gap marker. The lines go through gzip (about 15 bytes an
+// keyframeEvery events and in place of the first batch after every gap. It never lets a slow disk hold
+// memory without bound: past maxBufferedBytes it drops batches and writes a gap marker. The lines go through gzip (about 15 bytes an
 // event instead of 235), flushed at least every flushMs so a killed process leaves a readable file.
 import { createWriteStream } from 'node:fs';
 import type { WriteStream } from 'node:fs';
@@ -86,24 +86,31 @@ export class RecordingWriter {
       this.lastSeq = last.seq;
       return;
     }
+    // Batch listeners run right after the batch was reduced: the recorder's state is the state at last.seq.
+    const state = this.opts.recorder.stateNow();
     let text = '';
-    let keyframe = this.lastSeq - this.lastKeyframeSeq >= this.keyframeEvery;
-    if (this.dropped > 0) {
-      const gap: RecordingGap = { type: 'gap', dropped: this.dropped, afterSeq: this.lastSeq };
-      text += `${JSON.stringify(gap)}\n`;
+    if (this.dropped > 0 && state.seq === last.seq) {
+      // After a gap the state comes first: this batch's events are folded into the keyframe (and counted in
+      // the gap), so the replay takes the keyframe where the events resume instead of reducing on a view that
+      // missed some.
+      const fresh = events.filter((e) => e.seq > this.lastSeq).length;
+      const gap: RecordingGap = { type: 'gap', dropped: this.dropped + fresh, afterSeq: last.seq };
+      text += `${JSON.stringify(gap)}\n${stateLine('keyframe', state)}`;
       this.dropped = 0;
-      keyframe = true;
-    }
-    for (const ev of events) if (ev.seq > this.lastSeq) text += `${JSON.stringify(ev)}\n`;
-    this.lastSeq = last.seq;
-    if (keyframe || this.lastSeq - this.lastKeyframeSeq >= this.keyframeEvery) {
-      // Batch listeners run right after the batch was reduced: the recorder's state is the state at last.seq.
-      const state = this.opts.recorder.stateNow();
-      if (state.seq === last.seq) {
+      this.lastKeyframeSeq = state.seq;
+    } else {
+      if (this.dropped > 0) {
+        const gap: RecordingGap = { type: 'gap', dropped: this.dropped, afterSeq: this.lastSeq };
+        text += `${JSON.stringify(gap)}\n`;
+        this.dropped = 0;
+      }
+      for (const ev of events) if (ev.seq > this.lastSeq) text += `${JSON.stringify(ev)}\n`;
+      if (last.seq - this.lastKeyframeSeq >= this.keyframeEvery && state.seq === last.seq) {
         text += stateLine('keyframe', state);
         this.lastKeyframeSeq = state.seq;
       }
     }
+    this.lastSeq = last.seq;
     this.gzip.write(text);
     const now = this.clock.now();
     if (now - this.lastFlush >= this.flushMs) {

@@ -174,7 +174,8 @@ export class ReplaySource implements ReplayControls {
    */
   private rebuild(end: number, epoch?: string): void {
     this.next = end;
-    const target = this.events[end - 1]?.seq ?? -1;
+    // At the end, a keyframe after the last event (one that closed a gap) is where the recording ends.
+    const target = end >= this.events.length ? Infinity : (this.events[end - 1]?.seq ?? -1);
     let state: StateRecord | undefined = this.states[0];
     for (const s of this.states) if (s.seq <= target) state = s;
     let from = 0;
@@ -208,7 +209,7 @@ export class ReplaySource implements ReplayControls {
   private crossesJump(start: number, end: number): boolean {
     if (this.jumps.length === 0) return false;
     const before = this.events[start - 1]?.seq ?? this.states[0]?.seq ?? 0;
-    const last = (this.events[end - 1] as StampedEvent).seq;
+    const last = end >= this.events.length ? Infinity : (this.events[end - 1] as StampedEvent).seq;
     return this.jumps.some((j) => j >= before && j < last);
   }
 
