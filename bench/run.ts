@@ -2,13 +2,14 @@
 // other (never concurrently, so they don't share the cores), and prints the figures side by side.
 //   --quick       small shapes, one repetition: a smoke run
 //   --no-go       skip the Go peers (no Go toolchain)
-//   --no-sandbox  skip the HTTP workloads against the embedded API server (and the watch-delivery lines)
+//   --no-sandbox  skip the HTTP workloads against the embedded API server (the watch-delivery lines, the recording size)
 //   --no-browser  skip the dashboard in Chromium (frame rate and long tasks under load, first render, Indexer search)
 //   --no-ingest   skip ingest from bytes (realistic Pods over HTTP, each peer in its own process)
 //   --no-scale    skip the scale run (100,000 cached objects, the dashboard and one socket client; --quick: 5,000)
 //   --no-envtest  skip the kube-apiserver rows instead of building kube-apiserver + etcd when they are missing
 //   --only LIST   run only these parts, comma-separated: inproc (workqueue, rate-limited queue, informer and
-//                 their client-go peers), ingest, latency, probe, scale, browser (e.g. --only inproc or --only ingest,latency)
+//                 their client-go peers), ingest, latency, probe, scale, browser, recording (bytes per event of a
+//                 recording on the hot-loop workload) (e.g. --only inproc or --only ingest,latency)
 // Figures are also written to bench/results/latest.json; a run with --only keeps the figures of the parts it
 // did not run from the file (its "measured" field dates each part).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ import {
   type RecorderCost,
 } from './probe-cost';
 import { benchReconcileLatency, latencyLines, type LatencyRow } from './reconcile-latency';
+import { benchRecordingBytesApart, recordingLines, type RecordingBytesResult } from './recording-bytes';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
 import { benchScale, SCALE_FULL, SCALE_QUICK, scaleLines, type ScaleResult } from './scale';
 import { benchWatchDelivery } from './watch-delivery';
@@ -50,6 +52,7 @@ const withBrowser = !args.has('--no-browser') && part('browser');
 const withIngest = !args.has('--no-ingest') && part('ingest');
 const withLatency = !args.has('--no-sandbox') && part('latency');
 const withProbe = part('probe');
+const withRecording = !args.has('--no-sandbox') && part('recording');
 const withScale = !args.has('--no-scale') && part('scale');
 const inProcess = part('inproc');
 const ingestShape = quick ? INGEST_QUICK : INGEST_FULL;
@@ -123,6 +126,16 @@ async function main(): Promise<void> {
     onlyOurs.push(...probe.figures);
     recorderCosts = probe.costs;
     recorderBreakdown = probe.breakdown;
+  }
+
+  let recording: RecordingBytesResult | undefined;
+  if (withRecording) {
+    log('recording bytes per event on the hot loop…');
+    try {
+      recording = await benchRecordingBytesApart(quick ? 10_000 : 30_000);
+    } catch (e) {
+      notes.push(`recording size not measured: ${(e as Error).message.split('\n')[0]}`);
+    }
   }
 
   let ingest: IngestShapeResult[] = [];
@@ -250,6 +263,7 @@ async function main(): Promise<void> {
       : []),
     ...(onlyOurs.length ? ['Ours only:', '', oursOnly(onlyOurs)] : []),
     ...(recorderCosts.length ? ['', recorderTargetTable(recorderCosts, recorderBreakdown)] : []),
+    ...(recording ? ['', ...recordingLines(recording)] : []),
     ...(latency.length ? ['', ...latencyLines(latency, latencySeconds)] : []),
     ...(scale ? ['', ...scaleLines(scale)] : []),
     ...(delivery.length ? ['', ...delivery] : []),
@@ -272,6 +286,7 @@ async function main(): Promise<void> {
       ran: withProbe,
       value: { costs: recorderCosts, breakdown: recorderBreakdown, targets: recorderTargets(recorderCosts) },
     },
+    recording: { ran: withRecording, value: recording },
     reconcileLatency: { ran: withLatency, value: latency },
     scale: { ran: withScale, value: scale },
     watchDelivery: { ran: withSandbox, value: delivery },

@@ -4,11 +4,12 @@
 // the flaky controller's errors and RequeueAfter and the hot loop. The recording is then cut after the last
 // relist has settled, so the file stays small (a few thousand events) but holds every situation.
 // Run: npx tsx scripts/record-ui-fixtures.ts (KEEP=1 keeps the uncut recording in its temp dir, to look into).
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClusterControlsImpl } from '../server/cluster/controls';
+import { readRecording } from '../server/dashboard/replay/recording-reader';
 import { runApp, type RunningApp } from '../server/main';
 import type { StampedEvent } from '../shared/protocol/events';
 import type { RuntimeView } from '../shared/protocol/view';
@@ -117,19 +118,15 @@ async function main(): Promise<void> {
   const raw = join(dir, 'raw.jsonl');
   try {
     await record(raw);
-    const [header, ...lines] = readFileSync(raw, 'utf8')
-      .split('\n')
-      .filter((l) => l.trim() !== '');
-    if (!header) throw new Error(`${raw}: the recording is empty`);
-    const events = lines.map((l) => JSON.parse(l) as StampedEvent & { type?: string });
-    if (events.some((e) => e.type === 'gap'))
-      throw new Error('the recording has a gap (the disk fell behind); run again');
+    // The fixture is kept as plain JSON lines (a gunzipped recording reads the same) so a diff shows it.
+    const { header, states, events, gaps } = await readRecording(raw);
+    if (gaps.length > 0) throw new Error('the recording has a gap (the disk fell behind); run again');
     const cut = cutAt(events);
     if (cut === undefined) throw new Error('the recording misses the injected 410 or the closed watch; run again');
     const kept = events.filter((e) => e.seq <= cut);
     if (kept.length > MAX_EVENTS)
       throw new Error(`${kept.length} events until every situation was seen (limit ${MAX_EVENTS}): shorten the script`);
-    const text = `${[header, ...kept.map((e) => JSON.stringify(e))].join('\n')}\n`;
+    const text = `${[header, ...states.slice(0, 1), ...kept].map((l) => JSON.stringify(l)).join('\n')}\n`;
     if (Buffer.byteLength(text) > MAX_BYTES)
       throw new Error(`the recording is ${Buffer.byteLength(text)} bytes (limit ${MAX_BYTES}): shorten the script`);
     writeFileSync(OUT, text);

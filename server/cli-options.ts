@@ -108,7 +108,7 @@ Cluster (pick one; default: the embedded sandbox, even when you have a kubeconfi
                               the config as controller-runtime does: KUBECONFIG, in-cluster, ~/.kube/config
       --in-cluster            connect with the pod's service account (KUBECONFIG wins when set, as in
                               controller-runtime): for running the dashboard inside the cluster (deploy/)
-      --replay FILE           serve a recording made with --record; no cluster needed
+      --replay FILE           serve a recording made with --record or Rec; no cluster needed
       --replay-speed S        1, 10 or max (default 1)
 
 What to run:
@@ -130,7 +130,8 @@ Dashboard:
       --auth-token T          token browsers must present (generated and printed when --host is not loopback)
       --auth-token-file FILE  read that token from FILE (e.g. a mounted Secret), so it stays out of argv
       --allow-writes          allow commands that change a real cluster (faults, workload, requeue)
-      --record FILE           write the event stream to FILE as JSON lines (attach it to a bug report)
+      --record FILE           write the state and the event stream to FILE, gzipped JSON lines (attach it
+                              to a bug report; gunzip -c FILE | head reads it)
       --ring-bytes SIZE       memory for past events kept for reconnects, history and export, e.g. 16MiB
                               or 1GiB (default 64MiB); the oldest go first once it is full
       --open                  open the dashboard in a browser

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildWeb, findChromium, launchChromium, root, startProduct } from './support/product';
 import type { RunningProduct } from './support/product';
 import type { RuntimeView } from '../../shared/protocol/view';
+import { readRecording } from '../../server/dashboard/replay/recording-reader';
 
 const shots = join(root, 'docs/screenshots');
 const chromiumPath = findChromium();
@@ -141,7 +142,7 @@ describe.skipIf(!chromiumPath)('the tools that act, in Chromium', () => {
       a.page.click('[data-testid="viewer-record"]'),
     ]);
     const dir = mkdtempSync(join(tmpdir(), 'cs-e2e-rec-'));
-    recordingFile = join(dir, 'mine.jsonl');
+    recordingFile = join(dir, 'mine.csrec');
     await download.saveAs(recordingFile);
     await a.ctx.close();
     await b.ctx.close();
@@ -150,15 +151,18 @@ describe.skipIf(!chromiumPath)('the tools that act, in Chromium', () => {
   it('replays that recording as a player: waits for a viewer, steps, seeks on the marked timeline, plays again', async () => {
     if (!recordingFile) {
       // The recording test did not produce one: record a tiny session here so this test still runs.
-      recordingFile = join(mkdtempSync(join(tmpdir(), 'cs-e2e-rec-')), 'fallback.jsonl');
-      writeFileSync(recordingFile, await (await fetch(new URL('api/recording', product.url))).text());
+      recordingFile = join(mkdtempSync(join(tmpdir(), 'cs-e2e-rec-')), 'fallback.csrec');
+      const res = await fetch(new URL('api/recording', product.url));
+      writeFileSync(recordingFile, Buffer.from(await res.arrayBuffer()));
     }
     const replay = await startProduct(['--replay', recordingFile]);
     try {
       // Nobody is watching yet: the replay has not started (it used to finish before anyone connected).
       await new Promise((r) => setTimeout(r, 2000));
       const unwatched = (await (await fetch(new URL('api/view', replay.url))).json()) as RuntimeView;
-      expect(unwatched.lastSeq).toBe(0);
+      // It shows the state the recording starts with, and no event of it yet.
+      const { states } = await readRecording(recordingFile);
+      expect(unwatched.lastSeq).toBe(states[0]?.seq ?? 0);
       const { ctx, page } = await open(replay.url);
       const player = page.locator('[data-testid="replay-controls"]');
       await player.waitFor({ timeout: 60_000 });

@@ -5,6 +5,7 @@
 import { cpSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { constants, gunzipSync } from 'node:zlib';
 import type { ChildProcess } from 'node:child_process';
 import { loadYaml } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -52,7 +53,7 @@ describe.skipIf(!goBinary()).each(CONTROLLER_RUNTIME_VERSIONS)(
         /serving events on (127\.0\.0\.1:\d+)/,
       );
       operator = started.child;
-      recording = join(dir, 'recording.jsonl');
+      recording = join(dir, 'recording.csrec');
       attach = await runAttach(
         { addresses: [started.match[1] as string], port: 0, host: '127.0.0.1', record: recording },
         () => undefined,
@@ -172,7 +173,10 @@ describe.skipIf(!goBinary()).each(CONTROLLER_RUNTIME_VERSIONS)(
 
     it('records the Go process with --record, as any dashboard run', async () => {
       await until('reconciles in the recording', () =>
-        readFileSync(recording, 'utf8').includes('"kind":"reconcile.end"'),
+        // Read as it is written: gzip flushed every second, so what is there so far decompresses.
+        gunzipSync(readFileSync(recording), { finishFlush: constants.Z_SYNC_FLUSH })
+          .toString('utf8')
+          .includes('"kind":"reconcile.end"'),
       );
     });
   },

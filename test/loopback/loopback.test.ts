@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseCli, type DemoControllerName } from '../../server/cli-options';
+import { readRecording } from '../../server/dashboard/replay/recording-reader';
 import { runApp, type RunningApp } from '../../server/main';
 import type { RuntimeView } from '../../shared/protocol/view';
 import { LoopbackClient } from './loopback-client';
@@ -53,7 +54,7 @@ describe('loopback: runApp + sandbox + example controllers + recorder + socket c
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'loopback-'));
-    recordFile = join(dir, 'session.jsonl');
+    recordFile = join(dir, 'session.csrec');
     app = await runApp(
       {
         command: 'dashboard',
@@ -177,6 +178,8 @@ describe('loopback: runApp + sandbox + example controllers + recorder + socket c
     const cli = parseCli(['--replay', recordFile, '--replay-speed', 'max', '--port', '0', '--host', '127.0.0.1']);
     if (cli.command !== 'dashboard') throw new Error(`expected the dashboard command, got ${cli.command}`);
     const replay = await runApp({ ...cli, open: false }, (line) => log.push(line));
+    const start = (await readRecording(recordFile)).states[0]?.seq;
+    expect(start).toBeGreaterThanOrEqual(0);
     const viewer = new LoopbackClient(replay.url);
     try {
       await viewer.connect();
@@ -184,8 +187,9 @@ describe('loopback: runApp + sandbox + example controllers + recorder + socket c
       expect(res.type).toBe('snapshot');
       expect(viewer.serverInfo?.mode).toBe('replay');
       expect([...(viewer.serverInfo?.controllers ?? [])].sort()).toEqual([...CONTROLLERS].sort());
-      // Nobody had looked before this hello, so the replay was still at its start; the hello starts it.
-      expect(viewer.status?.replay).toMatchObject({ waitingForViewer: true, playing: false, seq: 0 });
+      // Nobody had looked before this hello, so the replay was still at its start (the state --record began
+      // with: the recorder had stamped a few events by then); the hello starts it.
+      expect(viewer.status?.replay).toMatchObject({ waitingForViewer: true, playing: false, seq: start });
       await eventually(() => viewer.status?.replay?.finished === true, 'the replay to finish');
       const replayed = replay.recorder.view;
       expect(replayed.lastSeq).toBe(live.lastSeq);

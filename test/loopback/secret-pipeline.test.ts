@@ -2,6 +2,7 @@
 // reconciling it → recorder → socket, HTTP API and a recording — must show its metadata everywhere and its
 // values nowhere.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,7 +77,7 @@ describe('Secret values never leave the process', () => {
     dash = await startDashboard({ recorder, registry, port: 0, log: () => undefined, staticDir: '/nonexistent' });
     writer = new RecordingWriter({
       recorder,
-      file: join(dir, 'recording.jsonl'),
+      file: join(dir, 'recording.csrec'),
       cluster: { kind: 'sandbox', writable: true },
       controllers: ['secret-reader'],
     });
@@ -138,7 +139,7 @@ describe('Secret values never leave the process', () => {
     const view = await (await fetch(`${base}/api/view`)).text();
     expect(view).toContain('secret-reader');
     await writer.close();
-    const recording = readFileSync(join(dir, 'recording.jsonl'), 'utf8');
+    const recording = gunzipSync(readFileSync(join(dir, 'recording.csrec'))).toString('utf8');
     expect(recording).toContain('db-credentials');
 
     assertClean('the socket', received.join('\n'));

@@ -9,7 +9,7 @@ import { tokenFromPage } from '../client/connection';
 import { fmtCount, fmtDuration } from './format';
 import { useCommand } from './useCommand';
 
-/** The download address of this viewer's span: every held event up to toSeq, so the replay rebuilds the view. */
+/** The download address of this viewer's span: the state right before fromSeq, then the events up to toSeq. */
 export function recordingUrl(base: string, fromSeq: number, toSeq: number, token?: string): string {
   const url = new URL('api/recording', base);
   url.searchParams.set('fromSeq', String(fromSeq));

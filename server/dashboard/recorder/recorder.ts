@@ -13,7 +13,10 @@ import type { RuntimeView, ViewLimits } from '../../../shared/protocol/view';
 import type { Probe } from '../../runtime/instrumentation/probe';
 import type { Clock, TimerHandle } from '../../runtime/util/clock';
 import { realClock } from '../../runtime/util/clock';
+import { CacheRefs } from './cache-refs';
 import { EventRing } from './event-ring';
+import { Keyframes } from './keyframes';
+import type { Keyframe } from './keyframes';
 import { EMPTY_OBJECT_SOURCE } from './object-source';
 import type { ObjectSource } from './object-source';
 import { ObjectVersionStore } from './object-versions';
@@ -51,7 +54,15 @@ export interface RecorderOptions {
    * bridge's stream); ingest() (replays) is checked either way. Default false.
    */
   trustedEmits?: boolean;
+  /**
+   * Events between the recorder's own keyframes (the state a viewer's recording starts from is rebuilt from
+   * the nearest one). Fewer when the ring holds fewer than four times as many. Default 10,000.
+   */
+  keyframeEvery?: number;
 }
+
+/** Keyframes the recorder keeps across its ring at most. */
+const MAX_KEYFRAMES = 32;
 
 type IndexerUpdate = Extract<StampedEvent, { kind: 'indexer.update' }>;
 
@@ -89,6 +100,9 @@ export class Recorder implements Probe {
   private timer: TimerHandle | undefined;
   private readonly batchListeners = new Set<BatchListener>();
   private readonly resetListeners = new Set<ResetListener>();
+  /** The caches' keys and versions as the events built them: the cache half of a state record. */
+  private caches = new CacheRefs();
+  private readonly keyframes: Keyframes;
   /** File being written by a recording listener, shown in RecordingState. */
   recordingFile: string | undefined;
   /** The --record file skips events while true; viewers' streams never stop for it. */
@@ -109,6 +123,8 @@ export class Recorder implements Probe {
     this.paused = opts.paused ?? false;
     this.trustedEmits = opts.trustedEmits ?? false;
     this._view = createView(this.viewLimits);
+    this.keyframes = new Keyframes(opts.keyframeEvery ?? 10_000, MAX_KEYFRAMES);
+    this.keyframes.add({ seq: 0, ts: 0, view: this._view, caches: this.caches.snapshot() });
   }
 
   get enabled(): boolean {
@@ -128,10 +144,50 @@ export class Recorder implements Probe {
   get view(): RuntimeView {
     if (this.pending.length > 0 && this._view.lastSeq < this.seq) {
       this._view = reduce(this._view, this.pending, this.reduceSession, { trusted: !this.pendingUnchecked });
+      this.reduced();
     }
     // The caller may keep this view (a snapshot being sent, a test): from now on it must not change.
     this.reduceSession.share();
     return this._view;
+  }
+
+  /** After the view caught up with every stamped event: a keyframe when one is due. */
+  private reduced(): void {
+    if (this._view.lastSeq !== this.seq) return;
+    const every = Math.max(1, Math.min(this.keyframes.every, Math.floor(this.ring.size / 4)));
+    if (this.seq - this.keyframes.lastSeq < every) return;
+    this.reduceSession.share();
+    this.keyframes.add({ seq: this.seq, ts: this._view.lastTs, view: this._view, caches: this.caches.snapshot() });
+    this.keyframes.dropBefore(this.ring.firstSeq ?? this.nextSeq);
+  }
+
+  /** The recorder's keyframes after seq `after` up to seq `upTo`, oldest first. */
+  keyframesBetween(after: number, upTo: number): Keyframe[] {
+    return this.keyframes.between(after, upTo);
+  }
+
+  /** The state now: the view up to the newest event and the caches' contents there. Neither may be changed. */
+  stateNow(): Keyframe {
+    const view = this.view;
+    return { seq: view.lastSeq, ts: view.lastTs, view, caches: this.caches.snapshot() };
+  }
+
+  /**
+   * The state right after seq, rebuilt from the nearest keyframe and the ring's events: where a viewer's
+   * recording that starts at seq + 1 begins. When the ring no longer holds what follows seq, the oldest state
+   * it can rebuild (later than asked; its seq says where).
+   */
+  stateAt(seq: number): Keyframe {
+    const now = this.stateNow();
+    if (seq >= now.seq) return now;
+    this.keyframes.dropBefore(this.ring.firstSeq ?? this.nextSeq);
+    const from = this.keyframes.at(seq) ?? this.keyframes.first();
+    if (!from) return now;
+    const events = (this.ring.since(from.seq) ?? []).filter((e) => e.seq <= seq);
+    const caches = from.caches.snapshot();
+    caches.apply(events);
+    const view = reduce(from.view, events, undefined, { trusted: false });
+    return { seq: view.lastSeq, ts: view.lastTs, view, caches };
   }
 
   /**
@@ -172,6 +228,7 @@ export class Recorder implements Probe {
   private append(ev: StampedEvent): void {
     this.ring.push(ev);
     this.pending.push(ev);
+    if (ev.kind === 'indexer.update') this.caches.update(ev.informer, ev.op, ev.key, ev.ref);
     if (ev.kind === 'indexer.update' && this.versions) this.dirtyObjects.set(refId(ev.ref), ev);
     if (this.pending.length >= this.maxPending) this.flush();
     else this.schedule();
@@ -196,7 +253,10 @@ export class Recorder implements Probe {
     const trusted = !this.pendingUnchecked;
     this.pending = [];
     this.pendingUnchecked = false;
-    if (this._view.lastSeq < this.seq) this._view = reduce(this._view, batch, this.reduceSession, { trusted });
+    if (this._view.lastSeq < this.seq) {
+      this._view = reduce(this._view, batch, this.reduceSession, { trusted });
+      this.reduced();
+    }
     this.captureObjects();
     if (batch.length === 0) return;
     for (const l of this.batchListeners) {
@@ -308,14 +368,16 @@ export class Recorder implements Probe {
   }
 
   /**
-   * Forgets everything and starts a new seq space, optionally rebuilt from `events` (a replay seek rebuilds
-   * from the start of the recording). The rebuilt events go into the ring and the view but not to batch
-   * listeners: reset listeners are told afterwards and send each client one snapshot instead.
+   * Forgets everything and starts a new seq space, optionally rebuilt from a state and the `events` after it
+   * (a replay seek rebuilds from the nearest state record of the recording). The rebuilt events go into the
+   * ring and the view but not to batch listeners: reset listeners are told afterwards and send each client
+   * one snapshot instead.
    */
   reset(
     reason: 'seek' | 'reset' = 'reset',
     serverEpoch: string = randomUUID(),
     events: readonly StampedEvent[] = [],
+    start?: { view: RuntimeView; caches: CacheRefs },
   ): void {
     this.timer?.cancel();
     this.timer = undefined;
@@ -326,16 +388,19 @@ export class Recorder implements Probe {
     this.versions?.clear();
     this.reduceSession.share();
     this.epoch = serverEpoch;
-    this.nextSeq = 1;
-    let view = createView(this.viewLimits);
+    let view = start?.view ?? createView(this.viewLimits);
+    this.caches = start ? start.caches.snapshot() : new CacheRefs();
+    this.keyframes.clear();
+    this.keyframes.add({ seq: view.lastSeq, ts: view.lastTs, view, caches: this.caches.snapshot() });
     const CHUNK = 10_000;
     for (let i = 0; i < events.length; i += CHUNK) {
       const chunk = events.slice(i, i + CHUNK);
       for (const ev of chunk) this.ring.push(ev);
+      this.caches.apply(chunk);
       view = reduce(view, chunk);
     }
     const last = events[events.length - 1];
-    if (last) this.nextSeq = last.seq + 1;
+    this.nextSeq = (last ? last.seq : view.lastSeq) + 1;
     this._view = view;
     for (const l of this.resetListeners) l(reason);
   }

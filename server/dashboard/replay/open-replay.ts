@@ -7,7 +7,7 @@ import { Recorder } from '../recorder/recorder';
 import type { Clock } from '../../runtime/util/clock';
 import { RecordedObjects } from './recorded-objects';
 import { readRecording } from './recording-reader';
-import type { Recording } from './recording-format';
+import type { Recording } from '../../../shared/protocol/recording';
 import { ReplaySource } from './replay-source';
 
 export interface OpenReplayOptions {

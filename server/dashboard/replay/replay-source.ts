@@ -8,7 +8,8 @@ import type { Recorder } from '../recorder/recorder';
 import type { Clock, TimerHandle } from '../../runtime/util/clock';
 import { realClock } from '../../runtime/util/clock';
 import type { ReplayControls } from '../transport/ports';
-import type { Recording } from './recording-format';
+import type { Recording, StateRecord } from '../../../shared/protocol/recording';
+import { CacheRefs } from '../recorder/cache-refs';
 import type { RecordedObjects } from './recorded-objects';
 import { replayMarks } from './replay-marks';
 
@@ -32,6 +33,10 @@ export interface ReplaySourceOptions {
 export class ReplaySource implements ReplayControls {
   private readonly recorder: Recorder;
   private readonly events: StampedEvent[];
+  /** The recording's state records: the start snapshot (absent in version 1 files) and keyframes. */
+  private readonly states: StateRecord[];
+  /** Keyframes that follow a gap: delivery across one restores the state from it instead of reducing on. */
+  private readonly jumps: number[];
   private readonly clock: Clock;
   private readonly maxChunk: number;
   private readonly maxGapMs: number;
@@ -49,12 +54,19 @@ export class ReplaySource implements ReplayControls {
   constructor(opts: ReplaySourceOptions) {
     this.recorder = opts.recorder;
     this.events = opts.recording.events;
+    this.states = opts.recording.states;
+    this.jumps = this.states
+      .slice(1)
+      .map((s) => s.seq)
+      .filter((seq) => !this.hasEvent(seq));
     this.clock = opts.clock ?? realClock;
     this.speed = opts.speed ?? 1;
     this.maxChunk = opts.maxChunk ?? 2000;
     this.maxGapMs = opts.maxGapMs ?? 5000;
     this.objects = opts.objects;
     this.marks = replayMarks(this.events, opts.recording.header.viewLimits);
+    // Before the first event, the view is the recording's start state.
+    if (this.states.length > 0) this.rebuild(0, this.recorder.serverEpoch);
     const autoplay = opts.autoplay ?? 'whenWatched';
     this.waitingForViewer = autoplay === 'whenWatched';
     if (autoplay === true) this.play();
@@ -117,10 +129,10 @@ export class ReplaySource implements ReplayControls {
     return {
       playing: this.playing,
       speed: this.speed,
-      seq: at?.seq ?? 0,
+      seq: at?.seq ?? this.states[0]?.seq ?? 0,
       firstSeq: first?.seq ?? 0,
       lastSeq: last?.seq ?? 0,
-      ts: at?.ts ?? first?.ts ?? 0,
+      ts: at?.ts ?? this.states[0]?.ts ?? first?.ts ?? 0,
       firstTs: first?.ts ?? 0,
       lastTs: last?.ts ?? 0,
       finished: this.next >= this.events.length,
@@ -148,6 +160,7 @@ export class ReplaySource implements ReplayControls {
   /** Delivers events up to index end (exclusive) as one batch. */
   private deliver(end: number): void {
     if (end <= this.next) return;
+    if (this.crossesJump(this.next, end)) return this.rebuild(end);
     const slice = this.events.slice(this.next, end);
     this.next = end;
     this.objects?.apply(slice);
@@ -155,13 +168,49 @@ export class ReplaySource implements ReplayControls {
     this.recorder.flush();
   }
 
-  /** Forgets the view and rebuilds it from the first event up to index end (exclusive). */
-  private rebuild(end: number): void {
+  /**
+   * Forgets the view and rebuilds it up to index end (exclusive): from the nearest state record at or before
+   * that point and the events after it, or from the first event in a recording without one.
+   */
+  private rebuild(end: number, epoch?: string): void {
     this.next = end;
-    const upTo = this.events.slice(0, end);
-    this.objects?.rebuild(upTo);
+    // At the end, a keyframe after the last event (one that closed a gap) is where the recording ends.
+    const target = end >= this.events.length ? Infinity : (this.events[end - 1]?.seq ?? -1);
+    let state: StateRecord | undefined = this.states[0];
+    for (const s of this.states) if (s.seq <= target) state = s;
+    let from = 0;
+    if (state) while (from < end && (this.events[from] as StampedEvent).seq <= state.seq) from++;
+    const upTo = this.events.slice(from, end);
+    const caches = state ? CacheRefs.fromTable(state.caches) : undefined;
+    this.objects?.rebuild(upTo, caches);
     // A new epoch: clients' resume points from before the seek no longer describe this view.
-    this.recorder.reset('seek', `replay-${++this.seekCount}-${this.clock.now()}`, upTo);
+    this.recorder.reset(
+      'seek',
+      epoch ?? `replay-${++this.seekCount}-${this.clock.now()}`,
+      upTo,
+      state && caches ? { view: state.view, caches } : undefined,
+    );
+  }
+
+  private hasEvent(seq: number): boolean {
+    let lo = 0;
+    let hi = this.events.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const at = (this.events[mid] as StampedEvent).seq;
+      if (at === seq) return true;
+      if (at < seq) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /** Whether delivering events [start, end) passes a keyframe that follows a gap. */
+  private crossesJump(start: number, end: number): boolean {
+    if (this.jumps.length === 0) return false;
+    const before = this.events[start - 1]?.seq ?? this.states[0]?.seq ?? 0;
+    const last = end >= this.events.length ? Infinity : (this.events[end - 1] as StampedEvent).seq;
+    return this.jumps.some((j) => j >= before && j < last);
   }
 
   private schedule(delayMs: number): void {
@@ -182,9 +231,12 @@ export class ReplaySource implements ReplayControls {
       const ts = (this.events[this.next] as StampedEvent).ts;
       while (this.next < this.events.length && (this.events[this.next] as StampedEvent).ts <= ts) this.next++;
     }
-    const slice = this.events.slice(start, this.next);
-    this.objects?.apply(slice);
-    this.recorder.ingest(slice);
+    if (this.crossesJump(start, this.next)) this.rebuild(this.next);
+    else {
+      const slice = this.events.slice(start, this.next);
+      this.objects?.apply(slice);
+      this.recorder.ingest(slice);
+    }
     if (this.next >= this.events.length) {
       this.playing = false;
       this.recorder.flush();

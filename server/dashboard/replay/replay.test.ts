@@ -1,6 +1,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { reduce } from '../../../shared/protocol/reduce';
 import { EventScript } from '../../../shared/protocol/testing/synthetic';
@@ -14,7 +15,7 @@ import { RecordingWriter } from './recording-writer';
 import { RECORDED_NOTE_ANNOTATION, RecordedObjects } from './recorded-objects';
 import { markKind, replayMarks } from './replay-marks';
 import { ReplaySource } from './replay-source';
-import type { Recording } from './recording-format';
+import type { Recording } from '../../../shared/protocol/recording';
 
 const tmp = (): string => mkdtempSync(join(tmpdir(), 'cs-replay-'));
 
@@ -48,6 +49,7 @@ function recordingOf(events: StampedEvent[]): Recording {
       controllers: ['pods'],
       viewLimits: createView().limits,
     },
+    states: [],
     events,
     gaps: [],
   };
@@ -223,7 +225,7 @@ describe('recording and replay', () => {
       clock.step(10);
     }
     await writer.close();
-    const text = readFileSync(file, 'utf8');
+    const text = gunzipSync(readFileSync(file)).toString('utf8');
     expect(text.split('\n')[0]).toContain('"type":"header"');
     expect(text).toContain('"type":"gap"');
   });

@@ -31,14 +31,17 @@ describe('dashboard HTTP', () => {
     const toSeq = s.events.length - 2;
     const res = await fetch(`${dash.url}api/recording?fromSeq=4&toSeq=${toSeq}`);
     expect(res.status).toBe(200);
-    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="controller-scope-.*\.jsonl"/);
+    expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="controller-scope-.*\.csrec"/);
+    expect(res.headers.get('content-type')).toMatch(/application\/gzip/);
     const dir = mkdtempSync(join(tmpdir(), 'viewer-recording-'));
-    const file = join(dir, 'mine.jsonl');
-    writeFileSync(file, await res.text());
+    const file = join(dir, 'mine.csrec');
+    writeFileSync(file, Buffer.from(await res.arrayBuffer()));
     const replay = await openReplay({ file, autoplay: false });
     expect(replay.recording.header.range).toEqual({ fromSeq: 4, toSeq });
     expect(replay.recording.header.controllers).toEqual(['pods']);
-    expect(replay.recording.events.map((e) => e.seq)).toEqual(s.events.slice(0, toSeq).map((_, i) => i + 1));
+    // The state before the span, then exactly the span's events.
+    expect(replay.recording.states[0]).toMatchObject({ type: 'snapshot', seq: 3 });
+    expect(replay.recording.events.map((e) => e.seq)).toEqual(s.events.slice(3, toSeq).map((_, i) => i + 4));
     replay.source.seek(toSeq);
     const held = (r.recorder.eventsAfter(0) ?? []).slice(0, toSeq);
     expect(replay.recorder.view).toEqual(reduce(createView(r.recorder.view.limits), held));

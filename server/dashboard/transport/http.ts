@@ -97,12 +97,16 @@ export function createHttpApp(opts: HttpAppOptions): express.Express {
     }
     const source = opts.recordingSource?.() ?? { cluster: { kind: 'none', writable: false }, controllers: [] };
     const createdAt = (opts.clock ?? realClock).now();
-    const body = exportRecording(opts.recorder, source, range, createdAt);
     const stamp = new Date(createdAt).toISOString().replace(/[:.]/g, '-');
-    res
-      .type('application/x-ndjson')
-      .set('Content-Disposition', `attachment; filename="controller-scope-${stamp}.jsonl"`)
-      .send(body);
+    // gzip is the file's own format (gunzip -c reads it), not a transfer encoding a browser would undo.
+    exportRecording(opts.recorder, source, range, createdAt).then(
+      (body) =>
+        res
+          .type('application/gzip')
+          .set('Content-Disposition', `attachment; filename="controller-scope-${stamp}.csrec"`)
+          .send(body),
+      (err: unknown) => res.status(500).json({ error: `could not make the recording: ${(err as Error).message}` }),
+    );
   });
 
   app.get('/api/objects/:group/:version/:kind/:namespace/:name', guard, (req, res) => {

@@ -1,5 +1,6 @@
 // A Secret pushed through every path the dashboard hands data out on: none of its values may appear.
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -101,7 +102,7 @@ describe('Secret redaction end to end', () => {
     assertClean('/api/view', await (await fetch(`${dash.url}api/view`)).text());
     assertClean('inspect events', await sock.emitWithAck('inspect', { target: 'events' }));
     await writer.close();
-    const recording = readFileSync(file, 'utf8');
+    const recording = gunzipSync(readFileSync(file)).toString('utf8');
     expect(recording).toContain('indexer.update');
     assertClean('recording', recording);
   });
