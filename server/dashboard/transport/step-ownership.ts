@@ -56,12 +56,16 @@ export class StepOwnership {
     this.connected.add(viewer.id);
   }
 
-  /** Releases what the viewer held or set, unless pinned; names the controllers it released. */
+  /**
+   * Releases what the viewer held or set, unless pinned (that is then shown as left); names the controllers
+   * whose state changed.
+   */
   viewerLeft(viewerId: string): string[] {
     this.connected.delete(viewerId);
     const released = new Set<string>();
     for (const [controller, hold] of this.holds) {
       if (hold.viewer !== viewerId) continue;
+      released.add(controller);
       if (hold.pinned) {
         hold.connected = false;
         continue;
@@ -69,12 +73,12 @@ export class StepOwnership {
       this.holds.delete(controller);
       const stepper = this.lookup?.(controller);
       if (stepper?.state().holding) stepper.resume();
-      released.add(controller);
     }
     for (const [controller, owned] of this.breakpoints) {
       for (const [sig, entry] of owned) {
         const own = entry.owners.get(viewerId);
         if (!own) continue;
+        released.add(controller);
         if (own.pinned) {
           own.connected = false;
           continue;
@@ -83,7 +87,6 @@ export class StepOwnership {
         if (entry.owners.size > 0) continue;
         owned.delete(sig);
         this.lookup?.(controller)?.setBreakpoint(entry.conditions, true);
-        released.add(controller);
       }
     }
     return [...released];
