@@ -23,6 +23,8 @@ export interface ProcessBudgets {
   undeliveredBytes: number;
   /** Inspect requests accepted and not yet answered, all connections together. */
   inspects: number;
+  /** Commands accepted and not yet started, all connections together. */
+  commands: number;
   /** cache.compare runs at once, all informers together (and never two on one informer). */
   compares: number;
   /** cache.compare runs started per minute against a cluster that is not the embedded sandbox. */
@@ -39,6 +41,7 @@ export const DEFAULT_BUDGETS: Readonly<Budgets> = {
   sockets: 64,
   undeliveredBytes: 64 * 1024 * 1024,
   inspects: 16,
+  commands: 256,
   compares: 2,
   comparesPerMinute: 6,
 };
@@ -50,17 +53,16 @@ export function formatSize(name: BudgetName, size: number): string {
   return name === 'undeliveredBytes' ? `${Number((size / (1024 * 1024)).toFixed(1))} MiB` : String(size);
 }
 
-/** A refused request: which budget or cap, its size, what it is at now and what to do. */
-export class BudgetRefusal extends Error {
-  readonly code: AckErrorCode;
-  constructor(
-    readonly budget: BudgetName,
-    readonly size: number,
-    message: string,
-  ) {
-    super(message);
-    this.code = budget in CAP_NAMES ? 'tooMany' : 'busy';
-  }
+/**
+ * A refused request: which budget or cap, its size, and the message saying what it is at now and what to do.
+ * A plain value, not an Error: under a flood most requests are refused, and capturing a stack for each was a
+ * measurable share of the flood's cost.
+ */
+export interface BudgetRefusal {
+  budget: BudgetName;
+  size: number;
+  code: AckErrorCode;
+  message: string;
 }
 
 const CAP_NAMES: Record<keyof ListCaps, true> = {
@@ -75,12 +77,13 @@ const CAP_NAMES: Record<keyof ListCaps, true> = {
  * a person sees which budget and how big it is without reading the code.
  */
 export function refuse(what: string, budget: BudgetName, size: number, now: string, fix: string): BudgetRefusal {
-  const scope = budget in CAP_NAMES ? 'cap' : 'process-wide budget';
-  return new BudgetRefusal(
+  const cap = budget in CAP_NAMES;
+  return {
     budget,
     size,
-    `${what} refused: ${now}; the ${scope} ${budget} is ${formatSize(budget, size)}; ${fix}`,
-  );
+    code: cap ? 'tooMany' : 'busy',
+    message: `${what} refused: ${now}; the ${cap ? 'cap' : 'process-wide budget'} ${budget} is ${formatSize(budget, size)}; ${fix}`,
+  };
 }
 
 export function resolveBudgets(overrides: Partial<Budgets> | undefined): Budgets {

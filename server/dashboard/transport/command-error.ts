@@ -9,3 +9,8 @@ export class CommandError extends Error {
     super(message);
   }
 }
+
+/** The error a command handler throws for a refusal (commands are refused one at a time, so the stack is cheap). */
+export function refusalError(r: { code: AckErrorCode; message: string }): CommandError {
+  return new CommandError(r.code, r.message);
+}

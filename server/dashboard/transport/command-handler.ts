@@ -5,7 +5,7 @@ import type { Ack, Command, CommandResult } from '../../../shared/protocol/comma
 import type { ClusterInfo } from '../../../shared/protocol/socket';
 import type { Recorder } from '../recorder/recorder';
 import { realClock, type Clock } from '../../runtime/util/clock';
-import { BudgetRefusal, resolveBudgets, type Budgets } from './budgets';
+import { resolveBudgets, type Budgets } from './budgets';
 import { CommandError } from './command-error';
 import { CompareGate } from './compare-gate';
 import type { DashboardPorts } from './ports';
@@ -51,9 +51,7 @@ export class CommandHandler {
       this.opts.onStatusChange?.();
       return { ok: true, result };
     } catch (err) {
-      if (err instanceof CommandError || err instanceof BudgetRefusal) {
-        return { ok: false, code: err.code, error: err.message };
-      }
+      if (err instanceof CommandError) return { ok: false, code: err.code, error: err.message };
       const message = err instanceof Error ? err.message : String(err);
       return { ok: false, code: 'failed', error: `${parsed.value.type} failed: ${message}` };
     }

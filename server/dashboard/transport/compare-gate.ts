@@ -6,7 +6,7 @@ import type { ClusterInfo } from '../../../shared/protocol/socket';
 import type { Clock } from '../../runtime/util/clock';
 import type { ProcessBudgets } from './budgets';
 import { refuse } from './budgets';
-import { CommandError } from './command-error';
+import { CommandError, refusalError } from './command-error';
 
 const MINUTE = 60_000;
 
@@ -40,12 +40,14 @@ export class CompareGate {
       );
     }
     if (this.running.size >= this.budgets.compares) {
-      throw refuse(
-        what,
-        'compares',
-        this.budgets.compares,
-        `${this.running.size} compares are running`,
-        'try again once one ends',
+      throw refusalError(
+        refuse(
+          what,
+          'compares',
+          this.budgets.compares,
+          `${this.running.size} compares are running`,
+          'try again once one ends',
+        ),
       );
     }
     if (this.cluster.kind === 'sandbox') return;
@@ -55,13 +57,15 @@ export class CompareGate {
     if (this.started.length >= limit) {
       const waitS = Math.ceil(((this.started[0] ?? now) + MINUTE - now) / 1000);
       const name = this.cluster.name ? ` "${this.cluster.name}"` : '';
-      throw refuse(
-        what,
-        'comparesPerMinute',
-        limit,
-        `${this.started.length} compares started in the last minute against ${this.cluster.kind} cluster${name}, ` +
-          'whose API server serves every LIST they make',
-        `try again in ${waitS} s`,
+      throw refusalError(
+        refuse(
+          what,
+          'comparesPerMinute',
+          limit,
+          `${this.started.length} compares started in the last minute against ${this.cluster.kind} cluster${name}, ` +
+            'whose API server serves every LIST they make',
+          `try again in ${waitS} s`,
+        ),
       );
     }
     this.started.push(now);

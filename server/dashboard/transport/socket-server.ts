@@ -38,7 +38,7 @@ import type { DashboardPorts } from './ports';
 import { parseHello, parseSubscription } from './schemas';
 import { buildStatus } from './status';
 import { refuse, resolveBudgets, type Budgets } from './budgets';
-import { InspectQueue } from './inspect-queue';
+import { TurnQueue } from './turn-queue';
 import { pressure } from './pressure';
 import type { Viewer } from './step-ownership';
 
@@ -111,7 +111,8 @@ export class DashboardSocketServer {
   private readonly overflowBackoffMs: number;
   private readonly inspectLimits: InspectLimits;
   private readonly budgets: Budgets;
-  private readonly inspects: InspectQueue;
+  private readonly inspects: TurnQueue;
+  private readonly commandQueue: TurnQueue;
   private statusPending = false;
   private lagTimer: TimerHandle | undefined;
   private unsubscribeBatches: (() => void) | undefined;
@@ -131,7 +132,13 @@ export class DashboardSocketServer {
     this.inspectLimits = { ...DEFAULT_INSPECT_LIMITS, ...opts.inspectLimits };
     this.startedAt = opts.info.startedAt ?? this.clock.now();
     this.budgets = resolveBudgets(opts.budgets);
-    this.inspects = new InspectQueue(this.budgets);
+    this.inspects = new TurnQueue({ what: 'inspect', budget: 'inspects', size: this.budgets.inspects, sliceMs: 0 });
+    this.commandQueue = new TurnQueue({
+      what: 'command',
+      budget: 'commands',
+      size: this.budgets.commands,
+      sliceMs: 5,
+    });
     this.commands = new CommandHandler({
       recorder: opts.recorder,
       ports: opts.ports ?? {},
@@ -328,7 +335,11 @@ export class DashboardSocketServer {
     });
     socket.on('command', (cmd, ack) => {
       if (!this.checkAck(socket, 'command', ack)) return;
-      void this.commands.handle(cmd, session.viewer).then((res: Ack<CommandResult>) => ack(res));
+      const refused = this.commandQueue.submit(() => {
+        if (!socket.connected) return;
+        void this.commands.handle(cmd, session.viewer).then((res: Ack<CommandResult>) => ack(res));
+      });
+      if (refused) ack({ ok: false, code: refused.code, error: refused.message });
     });
   }
 

@@ -7,7 +7,7 @@ import type { BreakOutcome, StepBreakpoint, StepOwner, StepState } from '../../.
 import type { Clock } from '../../runtime/util/clock';
 import type { ListCaps } from './budgets';
 import { refuse } from './budgets';
-import { CommandError } from './command-error';
+import { CommandError, refusalError } from './command-error';
 import type { BreakpointChange, ControllerStepper, StepperLookup } from './ports';
 
 export interface Viewer {
@@ -97,12 +97,14 @@ export class StepOwnership {
     this.guard(viewer, controller, stepper, 'hold', opts.takeOver);
     const mine = [...this.holds.entries()].filter(([c, h]) => c !== controller && h.viewer === viewer?.id).length;
     if (viewer && mine >= this.caps.holdsPerViewer) {
-      throw refuse(
-        `hold of "${controller}"`,
-        'holdsPerViewer',
-        this.caps.holdsPerViewer,
-        `this viewer already holds ${mine} controllers`,
-        'resume one first',
+      throw refusalError(
+        refuse(
+          `hold of "${controller}"`,
+          'holdsPerViewer',
+          this.caps.holdsPerViewer,
+          `this viewer already holds ${mine} controllers`,
+          'resume one first',
+        ),
       );
     }
     const state = stepper.hold();
@@ -233,12 +235,14 @@ export class StepOwnership {
     const cap = this.caps.breakpointsPerController;
     const count = Math.max(stepper.state().list?.length ?? 0, this.breakpoints.get(controller)?.size ?? 0);
     if (count < cap) return;
-    throw refuse(
-      `breakpoint on "${controller}"`,
-      'breakpointsPerController',
-      cap,
-      `the controller has ${count} breakpoints`,
-      'remove some first',
+    throw refusalError(
+      refuse(
+        `breakpoint on "${controller}"`,
+        'breakpointsPerController',
+        cap,
+        `the controller has ${count} breakpoints`,
+        'remove some first',
+      ),
     );
   }
 
