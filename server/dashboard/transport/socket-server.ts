@@ -39,6 +39,7 @@ import { parseHello, parseSubscription } from './schemas';
 import { buildStatus } from './status';
 import { refuse, resolveBudgets, type Budgets } from './budgets';
 import { TurnQueue } from './turn-queue';
+import { corkEachTurn } from './turn-cork';
 import { pressure } from './pressure';
 import type { Viewer } from './step-ownership';
 
@@ -297,6 +298,7 @@ export class DashboardSocketServer {
     };
     this.sessions.set(socket.id, session);
     this.commands.ownership.viewerJoined(session.viewer);
+    corkEachTurn(socket);
     // Only stream while somebody listens: with no clients the recorder has no batch listener from us.
     this.unsubscribeBatches ??= this.opts.recorder.onBatch((events) => this.onBatch(events));
     socket.on('disconnect', () => {
