@@ -25,6 +25,8 @@ export interface ProcessBudgets {
   inspects: number;
   /** Commands accepted and not yet started, all connections together. */
   commands: number;
+  /** Hellos and subscribes waiting (each answered with a whole view), all connections together. */
+  snapshots: number;
   /** cache.compare runs at once, all informers together (and never two on one informer). */
   compares: number;
   /** cache.compare runs started per minute against a cluster that is not the embedded sandbox. */
@@ -42,6 +44,7 @@ export const DEFAULT_BUDGETS: Readonly<Budgets> = {
   undeliveredBytes: 64 * 1024 * 1024,
   inspects: 16,
   commands: 256,
+  snapshots: 128,
   compares: 2,
   comparesPerMinute: 6,
 };

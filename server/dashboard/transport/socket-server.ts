@@ -114,6 +114,7 @@ export class DashboardSocketServer {
   private readonly budgets: Budgets;
   private readonly inspects: TurnQueue;
   private readonly commandQueue: TurnQueue;
+  private readonly snapshotQueue: TurnQueue;
   private statusPending = false;
   private lagTimer: TimerHandle | undefined;
   private unsubscribeBatches: (() => void) | undefined;
@@ -134,6 +135,13 @@ export class DashboardSocketServer {
     this.startedAt = opts.info.startedAt ?? this.clock.now();
     this.budgets = resolveBudgets(opts.budgets);
     this.inspects = new TurnQueue({ what: 'inspect', budget: 'inspects', size: this.budgets.inspects, sliceMs: 0 });
+    // Snapshots are the largest answers there are: 20 viewers saying hello at once are served one per turn.
+    this.snapshotQueue = new TurnQueue({
+      what: 'hello or subscribe',
+      budget: 'snapshots',
+      size: this.budgets.snapshots,
+      sliceMs: 0,
+    });
     this.commandQueue = new TurnQueue({
       what: 'command',
       budget: 'commands',
@@ -315,16 +323,29 @@ export class DashboardSocketServer {
     });
     socket.on('hello', (req, ack) => {
       if (!this.checkAck(socket, 'hello', ack)) return;
-      // A snapshot is the largest answer of all: not built while the client has not read what it was sent.
-      const busy = busyRefusal(pressure(socket), this.inspectLimits, 'hello') ?? this.undeliveredRefusal('hello');
-      const res: HelloResult = busy ? { type: 'error', error: busy.error } : this.hello(session, req);
-      ack(res);
-      // A replay waiting for its first viewer starts once that viewer holds the opening view.
-      if (res.type !== 'incompatible' && res.type !== 'error') this.opts.ports?.replay?.viewerArrived?.();
+      // A snapshot is the largest answer of all: not built while the client has not read what it was sent,
+      // checked when the hello arrives and again when its turn comes.
+      const helloBusy = () =>
+        busyRefusal(pressure(socket), this.inspectLimits, 'hello') ?? this.undeliveredRefusal('hello');
+      const early = helloBusy();
+      if (early) return ack({ type: 'error', error: early.error });
+      const refused = this.snapshotQueue.submit(() => {
+        if (!socket.connected) return;
+        const busy = helloBusy();
+        const res: HelloResult = busy ? { type: 'error', error: busy.error } : this.hello(session, req);
+        ack(res);
+        // A replay waiting for its first viewer starts once that viewer holds the opening view.
+        if (res.type !== 'incompatible' && res.type !== 'error') this.opts.ports?.replay?.viewerArrived?.();
+      });
+      if (refused) ack({ type: 'error', error: refused.message });
     });
     socket.on('subscribe', (sub, ack) => {
       if (!this.checkAck(socket, 'subscribe', ack)) return;
-      ack(this.subscribe(session, sub));
+      // Through the same queue as hello, so a subscribe sent after a hello is applied after it.
+      const refused = this.snapshotQueue.submit(() => {
+        if (socket.connected) ack(this.subscribe(session, sub));
+      });
+      if (refused) ack({ ok: false, code: refused.code, error: refused.message });
     });
     socket.on('inspect', (req, ack) => {
       if (!this.checkAck(socket, 'inspect', ack)) return;
