@@ -1068,10 +1068,18 @@ type BridgeEvent = RuntimeEvent
 
 // Step mode for one controller: 'hold' stops dispatching queued keys to workers, 'next' releases exactly one,
 // 'resume' dispatches freely again (breakpoints stay armed).
+//
+// A hold belongs to the viewer who set it (or whose breakpoint fired): it is released when that viewer
+// disconnects unless pinned, and another viewer's hold, next or resume is refused (code 'conflict') unless it
+// says takeOver: true.
 type StepCommand struct {
 	// One of: step.hold, step.next, step.resume.
 	Type       string         `json:"type"`
 	Controller ControllerName `json:"controller"`
+	// Act on a controller another viewer holds, becoming its holder (or, for resume, releasing it).
+	TakeOver bool `json:"takeOver,omitempty"`
+	// With hold: keep holding after this viewer disconnects.
+	Pin bool `json:"pin,omitempty"`
 }
 
 // What a breakpoint waits for after a reconcile: one outcome, or any of error, terminalError and panic.
@@ -1097,9 +1105,12 @@ type BreakpointCommand struct {
 	Remove bool `json:"remove,omitempty"`
 	// With id: enable or disable it.
 	Enabled bool `json:"enabled,omitempty"`
+	// When adding: keep it after this viewer disconnects (otherwise it is removed then).
+	Pin bool `json:"pin,omitempty"`
 }
 
-// Enqueue a key now, with cause "manual" (controller-runtime's queue.Add).
+// Enqueue a key now, with cause "manual" (controller-runtime's queue.Add). Write-like: the reconcile it
+// causes writes for real, so it is refused (code 'forbidden') against a read-only kubeconfig cluster.
 type RequeueCommand struct {
 	Type       string           `json:"type"`
 	Controller ControllerName   `json:"controller"`
@@ -1109,7 +1120,9 @@ type RequeueCommand struct {
 // Machine-readable reasons, beside the human message:
 // invalid (malformed), unsupported (no such capability here), forbidden (refused by policy, e.g. writes
 // to a kubeconfig cluster without --allow-writes), notFound, failed (the action threw), incompatible,
-// busy (this connection has too many answers not yet delivered), tooLarge (the answer is over the size cap).
+// busy (a connection or process-wide budget is spent for now; the message names the budget and its size),
+// tooLarge (the answer is over the size cap), tooMany (a list the client grows is at its cap, named in the
+// message), conflict (another viewer holds the controller; say takeOver to act on it).
 type AckErrorCode string
 
 const (
@@ -1121,6 +1134,8 @@ const (
 	AckErrorCodeIncompatible AckErrorCode = "incompatible"
 	AckErrorCodeBusy         AckErrorCode = "busy"
 	AckErrorCodeTooLarge     AckErrorCode = "tooLarge"
+	AckErrorCodeTooMany      AckErrorCode = "tooMany"
+	AckErrorCodeConflict     AckErrorCode = "conflict"
 )
 
 // One breakpoint as the stepper lists it.
@@ -1134,6 +1149,22 @@ type StepBreakpoint struct {
 	Once bool `json:"once,omitempty"`
 	// Times it fired.
 	Hits int `json:"hits"`
+	// The viewers who set it (the same conditions set twice share one entry's owners).
+	Owners []StepOwner `json:"owners,omitempty"`
+}
+
+// A viewer who set a hold or a breakpoint.
+type StepOwner struct {
+	// The viewer's connection id (the browser's socket id).
+	Viewer string `json:"viewer"`
+	// What the viewer called itself in hello, or a name made from its id.
+	Name string `json:"name"`
+	// Kept when the viewer disconnects.
+	Pinned bool `json:"pinned"`
+	// false once the viewer has disconnected (only a pinned hold or breakpoint outlives it).
+	Connected bool `json:"connected"`
+	// Epoch ms it was set.
+	Since int `json:"since"`
 }
 
 // A controller's step-mode state, as the ControllerStepper reports it.
@@ -1147,6 +1178,8 @@ type StepState struct {
 	Breakpoints StepStateBreakpoints `json:"breakpoints"`
 	// Every breakpoint, with its conditions, id and state.
 	List []StepBreakpoint `json:"list,omitempty"`
+	// Who holds the controller, while holding and known (set by hold, or the owner of the breakpoint that fired).
+	Holder *StepOwner `json:"holder,omitempty"`
 	// Keys a worker took and holds at a breakpoint, with that worker.
 	Holders []StepStateHolders `json:"holders,omitempty"`
 	// The key the last step (or release) let through to a worker.

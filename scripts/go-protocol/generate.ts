@@ -33,6 +33,7 @@ const SOURCES: { file: string; only?: string[] }[] = [
       'RequeueCommand',
       'StepState',
       'StepBreakpoint',
+      'StepOwner',
       'BreakOutcome',
       'AckErrorCode',
     ],

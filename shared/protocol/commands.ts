@@ -18,10 +18,18 @@ export interface RecordingCommand {
 /**
  * Step mode for one controller: 'hold' stops dispatching queued keys to workers, 'next' releases exactly one,
  * 'resume' dispatches freely again (breakpoints stay armed).
+ *
+ * A hold belongs to the viewer who set it (or whose breakpoint fired): it is released when that viewer
+ * disconnects unless pinned, and another viewer's hold, next or resume is refused (code 'conflict') unless it
+ * says takeOver: true.
  */
 export interface StepCommand {
   type: 'step.hold' | 'step.next' | 'step.resume';
   controller: ControllerName;
+  /** Act on a controller another viewer holds, becoming its holder (or, for resume, releasing it). */
+  takeOver?: boolean;
+  /** With hold: keep holding after this viewer disconnects. */
+  pin?: boolean;
 }
 
 /** What a breakpoint waits for after a reconcile: one outcome, or any of error, terminalError and panic. */
@@ -49,6 +57,8 @@ export interface BreakpointCommand {
   remove?: boolean;
   /** With id: enable or disable it. */
   enabled?: boolean;
+  /** When adding: keep it after this viewer disconnects (otherwise it is removed then). */
+  pin?: boolean;
 }
 
 /** Resume dispatching and hold the key when it is next about to reconcile (a one-shot breakpoint). */
@@ -56,9 +66,16 @@ export interface RunToCommand {
   type: 'step.runTo';
   controller: ControllerName;
   key: MetaNamespaceKey;
+  /** Resume a controller another viewer holds to do it (see StepCommand). */
+  takeOver?: boolean;
+  /** Keep the one-shot breakpoint (and the hold it makes) after this viewer disconnects. */
+  pin?: boolean;
 }
 
-/** Enqueue a key now, with cause "manual" (controller-runtime's queue.Add). */
+/**
+ * Enqueue a key now, with cause "manual" (controller-runtime's queue.Add). Write-like: the reconcile it
+ * causes writes for real, so it is refused (code 'forbidden') against a read-only kubeconfig cluster.
+ */
 export interface RequeueCommand {
   type: 'requeue';
   controller: ControllerName;
@@ -195,10 +212,21 @@ export type Ack<T> = { ok: true; result: T } | { ok: false; error: string; code?
  * Machine-readable reasons, beside the human message:
  * invalid (malformed), unsupported (no such capability here), forbidden (refused by policy, e.g. writes
  * to a kubeconfig cluster without --allow-writes), notFound, failed (the action threw), incompatible,
- * busy (this connection has too many answers not yet delivered), tooLarge (the answer is over the size cap).
+ * busy (a connection or process-wide budget is spent for now; the message names the budget and its size),
+ * tooLarge (the answer is over the size cap), tooMany (a list the client grows is at its cap, named in the
+ * message), conflict (another viewer holds the controller; say takeOver to act on it).
  */
 export type AckErrorCode =
-  'invalid' | 'unsupported' | 'forbidden' | 'notFound' | 'failed' | 'incompatible' | 'busy' | 'tooLarge';
+  | 'invalid'
+  | 'unsupported'
+  | 'forbidden'
+  | 'notFound'
+  | 'failed'
+  | 'incompatible'
+  | 'busy'
+  | 'tooLarge'
+  | 'tooMany'
+  | 'conflict';
 
 export interface RecordingState {
   /** The --record file is paused (events skipped, then a gap marker), or the recorder itself was paused. */
@@ -220,6 +248,22 @@ export interface StepBreakpoint {
   once?: boolean;
   /** Times it fired. */
   hits: number;
+  /** The viewers who set it (the same conditions set twice share one entry's owners). */
+  owners?: StepOwner[];
+}
+
+/** A viewer who set a hold or a breakpoint. */
+export interface StepOwner {
+  /** The viewer's connection id (the browser's socket id). */
+  viewer: string;
+  /** What the viewer called itself in hello, or a name made from its id. */
+  name: string;
+  /** Kept when the viewer disconnects. */
+  pinned: boolean;
+  /** false once the viewer has disconnected (only a pinned hold or breakpoint outlives it). */
+  connected: boolean;
+  /** Epoch ms it was set. */
+  since: number;
 }
 
 /** A controller's step-mode state, as the ControllerStepper reports it. */
@@ -235,6 +279,8 @@ export interface StepState {
   breakpoints: { keys: MetaNamespaceKey[]; onError: boolean };
   /** Every breakpoint, with its conditions, id and state. */
   list?: StepBreakpoint[];
+  /** Who holds the controller, while holding and known (set by hold, or the owner of the breakpoint that fired). */
+  holder?: StepOwner;
   /** Keys a worker took and holds at a breakpoint, with that worker. */
   holders?: { key: MetaNamespaceKey; worker: number }[];
   /** The key the last step (or release) let through to a worker. */

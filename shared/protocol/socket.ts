@@ -27,6 +27,8 @@ export interface HelloRequest {
   /** Present on reconnect: where this client's view is. */
   resume?: { serverEpoch: string; lastSeq: number };
   subscription?: Subscription;
+  /** How this viewer is named to the others on the holds and breakpoints it sets. */
+  viewer?: { name: string };
 }
 
 export type HelloResult =

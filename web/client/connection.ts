@@ -154,6 +154,11 @@ export class Connection {
     this.socket.disconnect();
   }
 
+  /** This viewer as the server names it on holds and breakpoints (the socket's id while connected). */
+  viewerId(): string | undefined {
+    return this.socket.id;
+  }
+
   /** True when commands and inspect can reach the server now. */
   canSend(): boolean {
     const s = this.store.getState().status.state;

@@ -1,36 +1,53 @@
 // Runs validated commands against the ports and answers every one with an Ack. Nothing a client sends can
 // throw out of here: validation failures, missing capabilities, refusals and failing ports all become
 // {ok:false, code, error} with a message a person can act on.
-import type { Ack, AckErrorCode, Command, CommandResult } from '../../../shared/protocol/commands';
+import type { Ack, Command, CommandResult } from '../../../shared/protocol/commands';
+import type { ClusterInfo } from '../../../shared/protocol/socket';
 import type { Recorder } from '../recorder/recorder';
-import type { ControllerStepper, DashboardPorts } from './ports';
+import { realClock, type Clock } from '../../runtime/util/clock';
+import { resolveBudgets, type Budgets } from './budgets';
+import { CommandError } from './command-error';
+import { CompareGate } from './compare-gate';
+import type { DashboardPorts } from './ports';
 import { parseCommand } from './schemas';
-
-export class CommandError extends Error {
-  constructor(
-    readonly code: AckErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { StepOwnership, type Viewer } from './step-ownership';
 
 export interface CommandHandlerOptions {
   recorder: Recorder;
   ports: DashboardPorts;
+  /** The cluster the dashboard shows: decides which commands count as writes. Default {kind:'none'}. */
+  cluster?: ClusterInfo;
+  /** Caps and process-wide budgets (defaults in budgets.ts). */
+  budgets?: Partial<Budgets>;
+  /** Holds and breakpoints by viewer; one per process, shared with the transport that reports viewers leaving. */
+  ownership?: StepOwnership;
+  clock?: Clock;
   /** Called after a command that changed server status (the transport re-broadcasts it). */
   onStatusChange?: () => void;
 }
 
 export class CommandHandler {
-  constructor(private readonly opts: CommandHandlerOptions) {}
+  readonly ownership: StepOwnership;
+  private readonly compares: CompareGate;
+  private readonly cluster: ClusterInfo;
 
-  /** Validates and runs input; never throws. */
-  async handle(input: unknown): Promise<Ack<CommandResult>> {
+  constructor(private readonly opts: CommandHandlerOptions) {
+    const budgets = resolveBudgets(opts.budgets);
+    const clock = opts.clock ?? realClock;
+    this.cluster = opts.cluster ?? { kind: 'none', writable: false };
+    this.ownership = opts.ownership ?? new StepOwnership(opts.ports.steppers, budgets, clock);
+    this.compares = new CompareGate(budgets, this.cluster, clock);
+  }
+
+  /**
+   * Validates and runs input for viewer; never throws. Without a viewer (code in this process, not a browser)
+   * holds and breakpoints it sets belong to no one: nothing releases them and anyone may step them.
+   */
+  async handle(input: unknown, viewer?: Viewer): Promise<Ack<CommandResult>> {
     const parsed = parseCommand(input);
     if (!parsed.ok) return { ok: false, code: 'invalid', error: parsed.error };
     try {
-      const result = await this.run(parsed.value);
+      const result = await this.run(parsed.value, viewer);
       this.opts.onStatusChange?.();
       return { ok: true, result };
     } catch (err) {
@@ -40,30 +57,29 @@ export class CommandHandler {
     }
   }
 
-  private async run(cmd: Command): Promise<CommandResult> {
+  private async run(cmd: Command, viewer: Viewer | undefined): Promise<CommandResult> {
     const { recorder, ports } = this.opts;
+    const owners = this.ownership;
     switch (cmd.type) {
       case 'recording.pause':
         return { recording: this.recordingFile(recorder).pauseRecordingFile() };
       case 'recording.resume':
         return { recording: this.recordingFile(recorder).resumeRecordingFile() };
       case 'step.hold':
-        return this.stepper(cmd.controller).hold();
+        return owners.hold(viewer, cmd.controller, cmd);
       case 'step.next':
-        return this.stepper(cmd.controller).next();
+        return owners.next(viewer, cmd.controller, cmd);
       case 'step.resume':
-        return this.stepper(cmd.controller).resume();
+        return owners.resume(viewer, cmd.controller, cmd);
       case 'step.breakpoint': {
-        const { type: _type, controller, remove, ...bp } = cmd;
-        return this.stepper(controller).setBreakpoint(bp, remove ?? false);
+        const { type: _type, controller, remove, pin, ...bp } = cmd;
+        return owners.breakpoint(viewer, controller, bp, remove ?? false, pin ?? false);
       }
-      case 'step.runTo': {
-        const stepper = this.stepper(cmd.controller);
-        if (!stepper.runTo) throw unsupported('run to a key', "this controller's stepper cannot run to a key");
-        return stepper.runTo(cmd.key);
-      }
+      case 'step.runTo':
+        return owners.runTo(viewer, cmd.controller, cmd.key, cmd);
       case 'requeue': {
         if (!ports.requeuer) throw unsupported('requeue', 'no controllers are running here');
+        this.refuseWriteOnReadOnly('requeue', `"${cmd.key}" on ${cmd.controller}`);
         const found = await ports.requeuer.requeue(cmd.controller, cmd.key);
         if (!found) throw new CommandError('notFound', `no controller named "${cmd.controller}"`);
         return { controller: cmd.controller, key: cmd.key };
@@ -105,7 +121,7 @@ export class CommandHandler {
             'comparing a cache with the API server',
             'there is no API server here (replaying a recording?)',
           );
-        return comparer.compare(cmd.informer, { pageSize: cmd.pageSize ?? 500 });
+        return this.compares.run(cmd.informer, () => comparer.compare(cmd.informer, { pageSize: cmd.pageSize ?? 500 }));
       }
       case 'replay.step': {
         const replay = this.replay();
@@ -125,12 +141,19 @@ export class CommandHandler {
     return recorder;
   }
 
-  private stepper(controller: string): ControllerStepper {
-    const lookup = this.opts.ports.steppers;
-    if (!lookup) throw unsupported('step mode', 'no controllers are running here');
-    const s = lookup(controller);
-    if (!s) throw new CommandError('notFound', `no controller named "${controller}"`);
-    return s;
+  /**
+   * A command that makes a controller write (a requeue starts a real reconcile) is a write: refused against a
+   * real cluster the dashboard was not allowed to write to, as faults and workloads are.
+   */
+  private refuseWriteOnReadOnly(what: string, target: string): void {
+    if (this.cluster.kind !== 'kubeconfig' || this.cluster.writable) return;
+    const name = this.cluster.name ? ` "${this.cluster.name}"` : '';
+    throw new CommandError(
+      'forbidden',
+      `refusing to ${what} ${target}: cluster${name} is a kubeconfig cluster and the dashboard is read-only ` +
+        `against it (a ${what} starts a reconcile, which writes to the cluster); restart with --allow-writes ` +
+        'to permit this',
+    );
   }
 
   private writableCluster(what: string): NonNullable<DashboardPorts['cluster']> {

@@ -28,7 +28,7 @@ export interface DashboardOptions extends AuthOptions {
   controllers?: string[] | (() => string[]);
   notReadyReason?: () => string | undefined;
   clock?: Clock;
-  /** Slow-client and replay limits, see SocketServerOptions. */
+  /** Slow-client and replay limits, list caps and process-wide budgets, see SocketServerOptions. */
   limits?: Pick<
     SocketServerOptions,
     | 'maxBufferedPackets'
@@ -37,6 +37,7 @@ export interface DashboardOptions extends AuthOptions {
     | 'lagCheckIntervalMs'
     | 'overflowSnapshotBackoffMs'
     | 'inspectLimits'
+    | 'budgets'
   >;
   /** Where the URL (and a generated token) is printed. Default console.log. */
   log?: (line: string) => void;

@@ -3,6 +3,7 @@
 // is refused while the connection still has too much unsent, and an answer over the size cap is replaced by
 // an error saying how to ask for less.
 import type { Ack } from '../../../shared/protocol/commands';
+import { preEncode } from './json-parser';
 
 export interface InspectLimits {
   /** Largest answer sent, in bytes of JSON. Default 4 MiB. */
@@ -43,8 +44,9 @@ export function busyRefusal(
 /** The answer, or a refusal when its JSON is over the size cap. */
 export function capAnswer<T>(answer: Ack<T>, limits: InspectLimits): Ack<T> {
   if (!answer.ok) return answer;
-  const bytes = Buffer.byteLength(JSON.stringify(answer));
-  if (bytes <= limits.maxAnswerBytes) return answer;
+  const json = JSON.stringify(answer);
+  const bytes = Buffer.byteLength(json);
+  if (bytes <= limits.maxAnswerBytes) return preEncode(answer, json);
   return {
     ok: false,
     code: 'tooLarge',

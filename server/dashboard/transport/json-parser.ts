@@ -14,8 +14,29 @@ export function encodePacket(packet: Packet): string {
   }
   if (packet.nsp && packet.nsp !== '/') out += `${packet.nsp},`;
   if (packet.id != null) out += String(packet.id);
-  if (packet.data != null) out += JSON.stringify(packet.data);
+  if (packet.data != null) out += Array.isArray(packet.data) ? encodeArgs(packet.data) : JSON.stringify(packet.data);
   return out;
+}
+
+const preEncoded = new WeakMap<object, string>();
+
+/**
+ * Marks value as already serialised to json (an inspect answer is serialised once to check its size), so
+ * sending it splices that text in instead of serialising megabytes a second time in the same task.
+ */
+export function preEncode<T extends object>(value: T, json: string): T {
+  preEncoded.set(value, json);
+  return value;
+}
+
+function encodedArg(a: unknown): string {
+  const pre = typeof a === 'object' && a !== null ? preEncoded.get(a) : undefined;
+  return pre ?? JSON.stringify(a) ?? 'null';
+}
+
+function encodeArgs(args: unknown[]): string {
+  if (!args.some((a) => typeof a === 'object' && a !== null && preEncoded.has(a))) return JSON.stringify(args);
+  return `[${args.map(encodedArg).join(',')}]`;
 }
 
 class JsonEncoder extends Encoder {

@@ -35,7 +35,7 @@ export interface ControllerStepper {
 }
 
 /** A breakpoint command without its routing fields. */
-export type BreakpointChange = Omit<BreakpointCommand, 'type' | 'controller' | 'remove'>;
+export type BreakpointChange = Omit<BreakpointCommand, 'type' | 'controller' | 'remove' | 'pin'>;
 
 /** Finds a controller's stepper; undefined when there is no such controller. */
 export type StepperLookup = (controller: string) => ControllerStepper | undefined;

@@ -4,10 +4,16 @@ import { z } from 'zod';
 import type { Command } from '../../../shared/protocol/commands';
 import { CACHE_KEYS_MAX, type HelloRequest, type InspectRequest } from '../../../shared/protocol/socket';
 import type { Subscription } from '../../../shared/protocol/subscription';
+import { DEFAULT_BUDGETS } from './budgets';
 
 const name = z.string().min(1).max(253);
 const key = z.string().min(1).max(512);
-const names = z.array(z.string().min(1).max(512)).max(1000);
+const { subscriptionNames, searchLength } = DEFAULT_BUDGETS;
+const names = z
+  .array(z.string().min(1).max(512))
+  .max(subscriptionNames, `a subscription list holds at most ${subscriptionNames} names (cap subscriptionNames)`);
+const takeOver = z.boolean().optional();
+const pin = z.boolean().optional();
 
 export const subscriptionSchema = z.strictObject({
   controllers: names.optional(),
@@ -20,6 +26,7 @@ export const helloSchema = z.strictObject({
   protocolVersion: z.number().int(),
   resume: z.strictObject({ serverEpoch: z.string().max(100), lastSeq: z.number().int().min(0) }).optional(),
   subscription: subscriptionSchema.optional(),
+  viewer: z.strictObject({ name: z.string().min(1).max(64) }).optional(),
 });
 
 const coordinates = z.strictObject({ gvk: z.string().min(1).max(320), namespace: name.optional(), name });
@@ -33,7 +40,10 @@ export const inspectSchema = z.discriminatedUnion('target', [
   z.strictObject({
     target: z.literal('cache'),
     informer: z.string().min(1).max(320),
-    search: z.string().max(512).optional(),
+    search: z
+      .string()
+      .max(searchLength, `a cache search is at most ${searchLength} characters (cap searchLength)`)
+      .optional(),
     limit: cacheLimit,
   }),
   z.strictObject({
@@ -61,9 +71,9 @@ const faultSchema = z.discriminatedUnion('kind', [
 export const commandSchema = z.discriminatedUnion('type', [
   z.strictObject({ type: z.literal('recording.pause') }),
   z.strictObject({ type: z.literal('recording.resume') }),
-  z.strictObject({ type: z.literal('step.hold'), controller: name }),
-  z.strictObject({ type: z.literal('step.next'), controller: name }),
-  z.strictObject({ type: z.literal('step.resume'), controller: name }),
+  z.strictObject({ type: z.literal('step.hold'), controller: name, takeOver, pin }),
+  z.strictObject({ type: z.literal('step.next'), controller: name, takeOver, pin }),
+  z.strictObject({ type: z.literal('step.resume'), controller: name, takeOver, pin }),
   z
     .strictObject({
       type: z.literal('step.breakpoint'),
@@ -75,6 +85,7 @@ export const commandSchema = z.discriminatedUnion('type', [
       id: z.string().min(1).max(100).optional(),
       remove: z.boolean().optional(),
       enabled: z.boolean().optional(),
+      pin,
     })
     .refine(
       (b) =>
@@ -88,7 +99,7 @@ export const commandSchema = z.discriminatedUnion('type', [
           'a breakpoint needs an id (to remove or toggle it) or a condition: key, outcome, onError or minAttempt',
       },
     ),
-  z.strictObject({ type: z.literal('step.runTo'), controller: name, key }),
+  z.strictObject({ type: z.literal('step.runTo'), controller: name, key, takeOver, pin }),
   z.strictObject({ type: z.literal('requeue'), controller: name, key }),
   z.strictObject({
     type: z.literal('fault.inject'),

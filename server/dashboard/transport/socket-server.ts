@@ -2,7 +2,8 @@
 // gets a snapshot or the events it missed, then batches at the recorder's flush rhythm, filtered by its
 // subscription. A client that cannot keep up is never buffered without bound: once its socket holds more
 // than a few batches it gets only small lag summaries and a dropped count, then one fresh snapshot when
-// its socket has drained.
+// its socket has drained. Connections, undelivered bytes and inspects are budgeted for the whole process
+// (budgets.ts), so more sockets never buy more memory or CPU.
 import type { Server as HttpServer } from 'node:http';
 import { Server } from 'socket.io';
 import type { Socket } from 'socket.io';
@@ -36,6 +37,11 @@ import { busyRefusal, capAnswer, DEFAULT_INSPECT_LIMITS, type InspectLimits } fr
 import type { DashboardPorts } from './ports';
 import { parseHello, parseSubscription } from './schemas';
 import { buildStatus } from './status';
+import { refuse, resolveBudgets, type Budgets } from './budgets';
+import { TurnQueue } from './turn-queue';
+import { corkEachTurn } from './turn-cork';
+import { pressure } from './pressure';
+import type { Viewer } from './step-ownership';
 
 export interface SocketServerOptions {
   recorder: Recorder;
@@ -62,12 +68,15 @@ export interface SocketServerOptions {
   overflowSnapshotBackoffMs?: number;
   /** Per-connection bounds on inspect answers. Default DEFAULT_INSPECT_LIMITS. */
   inspectLimits?: Partial<InspectLimits>;
+  /** List caps and process-wide budgets. Default DEFAULT_BUDGETS. */
+  budgets?: Partial<Budgets>;
 }
 
 type DashSocket = Socket<ClientToServerEvents, ServerToClientEvents>;
 
 interface Session {
   socket: DashSocket;
+  viewer: Viewer;
   ready: boolean;
   /** The last seq this client was told it is at. */
   cursor: number;
@@ -102,6 +111,11 @@ export class DashboardSocketServer {
   private readonly lagIntervalMs: number;
   private readonly overflowBackoffMs: number;
   private readonly inspectLimits: InspectLimits;
+  private readonly budgets: Budgets;
+  private readonly inspects: TurnQueue;
+  private readonly commandQueue: TurnQueue;
+  private readonly snapshotQueue: TurnQueue;
+  private statusPending = false;
   private lagTimer: TimerHandle | undefined;
   private unsubscribeBatches: (() => void) | undefined;
   private readonly cleanups: (() => void)[] = [];
@@ -119,9 +133,27 @@ export class DashboardSocketServer {
     this.overflowBackoffMs = opts.overflowSnapshotBackoffMs ?? 1000;
     this.inspectLimits = { ...DEFAULT_INSPECT_LIMITS, ...opts.inspectLimits };
     this.startedAt = opts.info.startedAt ?? this.clock.now();
+    this.budgets = resolveBudgets(opts.budgets);
+    this.inspects = new TurnQueue({ what: 'inspect', budget: 'inspects', size: this.budgets.inspects, sliceMs: 0 });
+    // Snapshots are the largest answers there are: 20 viewers saying hello at once are served one per turn.
+    this.snapshotQueue = new TurnQueue({
+      what: 'hello or subscribe',
+      budget: 'snapshots',
+      size: this.budgets.snapshots,
+      sliceMs: 0,
+    });
+    this.commandQueue = new TurnQueue({
+      what: 'command',
+      budget: 'commands',
+      size: this.budgets.commands,
+      sliceMs: 5,
+    });
     this.commands = new CommandHandler({
       recorder: opts.recorder,
       ports: opts.ports ?? {},
+      cluster: opts.info.cluster,
+      budgets: this.budgets,
+      clock: this.clock,
       onStatusChange: () => this.broadcastStatus(),
     });
     const auth = opts.auth;
@@ -135,14 +167,21 @@ export class DashboardSocketServer {
           return;
         }
         const ok = originAllowed(auth, req.headers.origin, req.headers.host);
-        cb(ok ? null : 'cross-origin connection refused', ok);
+        if (!ok) return cb('cross-origin connection refused', false);
+        // Transport connections that never join get closed by socket.io's connect timeout; until then they are
+        // held to twice the socket budget so a flood of them cannot grow without bound.
+        const engines = this.io.engine.clientsCount;
+        if (engines >= 2 * this.budgets.sockets) return cb(this.socketRefusal(engines), false);
+        cb(null, true);
       },
     });
     this.io.use((socket, next) => {
       const presented =
         (socket.handshake.auth as { token?: unknown } | undefined)?.token ?? socket.handshake.query.token;
-      if (tokenMatches(auth, presented)) next();
-      else next(new Error(presented === undefined ? 'unauthorized: a token is required' : 'unauthorized: wrong token'));
+      if (!tokenMatches(auth, presented)) {
+        next(new Error(presented === undefined ? 'unauthorized: a token is required' : 'unauthorized: wrong token'));
+      } else if (this.sessions.size >= this.budgets.sockets) next(new Error(this.socketRefusal(this.sessions.size)));
+      else next();
     });
     this.io.on('connection', (socket) => this.onConnection(socket));
     this.cleanups.push(opts.recorder.onReset((reason) => this.onReset(reason)));
@@ -179,7 +218,39 @@ export class DashboardSocketServer {
   }
 
   status(): ServerStatus {
-    return buildStatus(this.opts.recorder, this.opts.ports ?? {}, this.controllerNames());
+    const owners = this.commands.ownership;
+    return buildStatus(this.opts.recorder, this.opts.ports ?? {}, this.controllerNames(), (s) => owners.decorate(s));
+  }
+
+  /** Bytes written to every viewer together and not yet delivered. */
+  undeliveredBytes(): number {
+    let total = 0;
+    for (const s of this.sessions.values()) total += pressure(s.socket).bufferedBytes;
+    return total;
+  }
+
+  private socketRefusal(connected: number): string {
+    return refuse(
+      'connection',
+      'sockets',
+      this.budgets.sockets,
+      `${connected} sockets are connected to this process`,
+      'close another dashboard tab or client and reconnect',
+    ).message;
+  }
+
+  /** A refusal when all viewers together already hold the undelivered-bytes budget, else undefined. */
+  private undeliveredRefusal(what: string): { ok: false; code: 'busy'; error: string } | undefined {
+    const total = this.undeliveredBytes();
+    if (total < this.budgets.undeliveredBytes) return undefined;
+    const r = refuse(
+      what,
+      'undeliveredBytes',
+      this.budgets.undeliveredBytes,
+      `${(total / (1024 * 1024)).toFixed(1)} MiB written to viewers is not yet delivered`,
+      'wait for slow viewers to catch up (or close them) and ask again',
+    );
+    return { ok: false, code: 'busy', error: r.message };
   }
 
   private controllerNames(): string[] {
@@ -198,9 +269,18 @@ export class DashboardSocketServer {
     }));
   }
 
+  /**
+   * Sends the status to every viewer once this turn of the event loop is over: a burst of commands (3,000
+   * breakpoint adds) then costs one status per turn, not one per command per viewer.
+   */
   broadcastStatus(): void {
-    const status = this.status();
-    for (const s of this.sessions.values()) if (s.ready) s.socket.emit('status', status);
+    if (this.statusPending) return;
+    this.statusPending = true;
+    setImmediate(() => {
+      this.statusPending = false;
+      const status = this.status();
+      for (const s of this.sessions.values()) if (s.ready) s.socket.emit('status', status);
+    });
   }
 
   async close(): Promise<void> {
@@ -215,6 +295,7 @@ export class DashboardSocketServer {
   private onConnection(socket: DashSocket): void {
     const session: Session = {
       socket,
+      viewer: { id: socket.id, name: `viewer ${socket.id.slice(0, 6)}` },
       ready: false,
       cursor: 0,
       sub: {},
@@ -224,10 +305,14 @@ export class DashboardSocketServer {
       lastOverflowAt: 0,
     };
     this.sessions.set(socket.id, session);
+    this.commands.ownership.viewerJoined(session.viewer);
+    corkEachTurn(socket);
     // Only stream while somebody listens: with no clients the recorder has no batch listener from us.
     this.unsubscribeBatches ??= this.opts.recorder.onBatch((events) => this.onBatch(events));
     socket.on('disconnect', () => {
       this.sessions.delete(socket.id);
+      // What this viewer held or set goes with it (unless pinned): a closed tab must not leave a controller held.
+      if (this.commands.ownership.viewerLeft(socket.id).length > 0) this.broadcastStatus();
       if (this.sessions.size === 0) {
         this.unsubscribeBatches?.();
         this.unsubscribeBatches = undefined;
@@ -238,25 +323,46 @@ export class DashboardSocketServer {
     });
     socket.on('hello', (req, ack) => {
       if (!this.checkAck(socket, 'hello', ack)) return;
-      // A snapshot is the largest answer of all: not built while the client has not read what it was sent.
-      const busy = busyRefusal(pressure(socket), this.inspectLimits, 'hello');
-      const res: HelloResult = busy ? { type: 'error', error: busy.error } : this.hello(session, req);
-      ack(res);
-      // A replay waiting for its first viewer starts once that viewer holds the opening view.
-      if (res.type !== 'incompatible' && res.type !== 'error') this.opts.ports?.replay?.viewerArrived?.();
+      // A snapshot is the largest answer of all: not built while the client has not read what it was sent,
+      // checked when the hello arrives and again when its turn comes.
+      const helloBusy = () =>
+        busyRefusal(pressure(socket), this.inspectLimits, 'hello') ?? this.undeliveredRefusal('hello');
+      const early = helloBusy();
+      if (early) return ack({ type: 'error', error: early.error });
+      const refused = this.snapshotQueue.submit(() => {
+        if (!socket.connected) return;
+        const busy = helloBusy();
+        const res: HelloResult = busy ? { type: 'error', error: busy.error } : this.hello(session, req);
+        ack(res);
+        // A replay waiting for its first viewer starts once that viewer holds the opening view.
+        if (res.type !== 'incompatible' && res.type !== 'error') this.opts.ports?.replay?.viewerArrived?.();
+      });
+      if (refused) ack({ type: 'error', error: refused.message });
     });
     socket.on('subscribe', (sub, ack) => {
       if (!this.checkAck(socket, 'subscribe', ack)) return;
-      ack(this.subscribe(session, sub));
+      // Through the same queue as hello, so a subscribe sent after a hello is applied after it.
+      const refused = this.snapshotQueue.submit(() => {
+        if (socket.connected) ack(this.subscribe(session, sub));
+      });
+      if (refused) ack({ ok: false, code: refused.code, error: refused.message });
     });
     socket.on('inspect', (req, ack) => {
       if (!this.checkAck(socket, 'inspect', ack)) return;
-      const busy = busyRefusal(pressure(socket), this.inspectLimits);
-      ack(busy ?? capAnswer(inspect(this.opts.recorder, req), this.inspectLimits));
+      const refused = this.inspects.submit(() => {
+        if (!socket.connected) return;
+        const busy = busyRefusal(pressure(socket), this.inspectLimits) ?? this.undeliveredRefusal('inspect');
+        ack(busy ?? capAnswer(inspect(this.opts.recorder, req), this.inspectLimits));
+      });
+      if (refused) ack({ ok: false, code: refused.code, error: refused.message });
     });
     socket.on('command', (cmd, ack) => {
       if (!this.checkAck(socket, 'command', ack)) return;
-      void this.commands.handle(cmd).then((res: Ack<CommandResult>) => ack(res));
+      const refused = this.commandQueue.submit(() => {
+        if (!socket.connected) return;
+        void this.commands.handle(cmd, session.viewer).then((res: Ack<CommandResult>) => ack(res));
+      });
+      if (refused) ack({ ok: false, code: refused.code, error: refused.message });
     });
   }
 
@@ -281,7 +387,8 @@ export class DashboardSocketServer {
     }
     const parsed = parseHello(input);
     if (!parsed.ok) return { type: 'error', error: parsed.error };
-    const { resume, subscription } = parsed.value;
+    const { resume, subscription, viewer } = parsed.value;
+    if (viewer) session.viewer.name = viewer.name;
     const recorder = this.opts.recorder;
     // Hand everything stamped so far to the other clients first, so this one starts from a clean cut.
     recorder.flush();
@@ -332,6 +439,8 @@ export class DashboardSocketServer {
     const last = events[events.length - 1];
     if (!last) return;
     const epoch = this.opts.recorder.serverEpoch;
+    // Over the process-wide budget, every viewer that has anything unsent counts as slow.
+    const overBudget = this.undeliveredBytes() >= this.budgets.undeliveredBytes;
     for (const s of this.sessions.values()) {
       if (!s.ready) continue;
       const fresh = events.filter((ev) => ev.seq > s.cursor && matchesEvent(ev, s.sub));
@@ -340,7 +449,7 @@ export class DashboardSocketServer {
         continue;
       }
       if (fresh.length === 0) continue;
-      if (this.isSlow(s.socket)) {
+      if (this.isSlow(s.socket) || (overBudget && pressure(s.socket).bufferedBytes > 0)) {
         if (this.clock.now() - s.lastOverflowAt > 2 * this.overflowBackoff(s)) s.overflows = 0;
         s.lagging = true;
         s.dropped += fresh.length;
@@ -415,15 +524,4 @@ export class DashboardSocketServer {
     for (const s of this.sessions.values()) if (s.ready) this.sendSnapshot(s, reason);
     this.broadcastStatus();
   }
-}
-
-/** What is waiting to be written to one client: engine.io's packet buffer and the websocket's byte buffer. */
-function pressure(socket: DashSocket): { bufferedPackets: number; bufferedBytes: number } {
-  const conn = socket.conn as unknown as {
-    writeBuffer?: unknown[];
-    transport?: { writable?: boolean; socket?: { bufferedAmount?: number } };
-  };
-  const queued = conn.writeBuffer?.length ?? 0;
-  const inFlight = conn.transport?.writable === false ? 1 : 0;
-  return { bufferedPackets: queued + inFlight, bufferedBytes: conn.transport?.socket?.bufferedAmount ?? 0 };
 }

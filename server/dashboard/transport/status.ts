@@ -6,12 +6,18 @@ import type { ServerStatus } from '../../../shared/protocol/socket';
 import type { Recorder } from '../recorder/recorder';
 import type { DashboardPorts } from './ports';
 
-export function buildStatus(recorder: Recorder, ports: DashboardPorts, controllers: string[]): ServerStatus {
+export function buildStatus(
+  recorder: Recorder,
+  ports: DashboardPorts,
+  controllers: string[],
+  /** Adds who holds each controller and who set each breakpoint. */
+  decorate: (s: StepState) => StepState = (s) => s,
+): ServerStatus {
   const steppers = dict<StepState>();
   if (ports.steppers) {
     for (const name of controllers) {
       const s = ports.steppers(name);
-      if (s) steppers[name] = s.state();
+      if (s) steppers[name] = decorate(s.state());
     }
   }
   const workload = ports.cluster?.workload();

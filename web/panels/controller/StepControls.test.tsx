@@ -10,7 +10,15 @@ import { recordedView } from '../../fixtures/recorded-view';
 import { renderText, storeWith } from '../../fixtures/render';
 import { Controller } from './Controller';
 import { StepControls } from './StepControls';
-import { currentStepState, describeBreakpoint, heldNow, lastStepText } from './step-state';
+import {
+  currentStepState,
+  describeBreakpoint,
+  describeHolder,
+  describeOwners,
+  heldByOther,
+  heldNow,
+  lastStepText,
+} from './step-state';
 
 const base: StepState = { controller: 'flaky', holding: false, held: 0, breakpoints: { keys: [], onError: false } };
 
@@ -134,5 +142,41 @@ describe('step debugger card', () => {
       expect(t).toContain('❚❚ HELD flaky');
       expect(t).toContain('Controller “flaky” is held in step mode for everyone');
     }
+  });
+});
+
+describe('who holds a controller', () => {
+  const bob = { viewer: 'sock-bob', name: 'bob', pinned: false, connected: true, since: Date.UTC(2026, 0, 1, 9, 30) };
+
+  it('tells every viewer who holds it, and asks another viewer to take over', () => {
+    const held: StepState = { ...base, holding: true, holder: bob };
+    expect(describeHolder(held, 'sock-bob')).toBe('Held by you (bob) since 09:30:00 UTC; released if you leave.');
+    expect(describeHolder(held, 'sock-alice')).toBe(
+      'Held by bob since 09:30:00 UTC. Next, Resume and Hold are theirs: take over to act on it.',
+    );
+    expect(describeHolder({ ...held, holder: { ...bob, pinned: true, connected: false } }, 'sock-alice')).toContain(
+      '(pinned; bob has left)',
+    );
+    expect(describeHolder({ ...held, holding: false }, 'sock-alice')).toBeUndefined();
+    expect(heldByOther(held, 'sock-alice')).toBe(true);
+    expect(heldByOther(held, 'sock-bob')).toBe(false);
+    expect(describeOwners([bob, { ...bob, viewer: 'sock-me', name: 'me', pinned: true }], 'sock-me')).toBe(
+      'bob, you (pinned)',
+    );
+  });
+
+  it("shows the holder, a Take over button and each breakpoint's owner on the card", () => {
+    const view = recordedView();
+    const step: StepState = {
+      ...base,
+      holding: true,
+      holder: bob,
+      list: [{ id: 'bp1', enabled: true, hits: 0, key: 'demo/a', owners: [bob] }],
+    };
+    const t = renderText(<StepControls controller="flaky" />, withStatus(view, step));
+    expect(t).toContain('Held by bob since 09:30:00 UTC');
+    expect(t).toContain('⇄ Take over');
+    expect(t).toContain('keep after I leave');
+    expect(t).toMatch(/before demo\/a reconciles\s*bob/);
   });
 });

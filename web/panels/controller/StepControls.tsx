@@ -1,17 +1,22 @@
 // The step debugger: hold a controller's dispatching, release one key at a time, run to a key, and pause on
 // conditional breakpoints (key pattern, result, attempt), listed with their hits, toggled and removed. Every
 // command changes the one controller every viewer watches, and the card says so before anything is clicked.
+// A hold belongs to the viewer who set it: the card says who holds it, and another viewer's Hold, Next and
+// Resume ask it to take over first.
 import { useEffect, useState } from 'react';
 import type { BreakOutcome, Command, StepState } from '../../../shared/protocol/commands';
 import { Card } from '../../components/Card';
 import { Badge } from '../../components/Stat';
 import { useCommand } from '../../components/useCommand';
-import { useCapability, useStoreState } from '../../client/hooks';
+import { useCapability, useConnection, useStoreState } from '../../client/hooks';
 import {
   breakpointList,
   currentStepState,
   describeBreakpoint,
+  describeHolder,
+  describeOwners,
   describePause,
+  heldByOther,
   heldNow,
   lastStepText,
 } from './step-state';
@@ -39,6 +44,8 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
   useEffect(() => setKey(focusKey ?? ''), [focusKey]);
   const [when, setWhen] = useState<'' | BreakOutcome>('');
   const [minAttempt, setMinAttempt] = useState('');
+  const [pin, setPin] = useState(false);
+  const me = useConnection()?.viewerId();
   const pushed = useStoreState((s) => s.serverStatus?.steppers[controller]);
   const view = useStoreState((s) => s.view.controllers[controller]);
   const state = currentStepState(controller, pushed, step.result);
@@ -51,6 +58,9 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
   const list = state ? breakpointList(state) : [];
   const pause = state ? describePause(state) : undefined;
   const last = state ? lastStepText(state, view) : undefined;
+  const holder = state ? describeHolder(state, me) : undefined;
+  const other = heldByOther(state, me);
+  const pinned = pin ? { pin: true } : {};
   return (
     <Card
       title="Step debugger"
@@ -78,7 +88,8 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
           type="button"
           className="btn"
           disabled={disabled}
-          onClick={() => run({ type: 'step.hold', controller })}
+          onClick={() => run({ type: 'step.hold', controller, ...pinned })}
+          title={pin ? 'Hold, and keep holding if you leave' : 'Hold; released when you leave'}
         >
           ❚❚ Hold
         </button>
@@ -100,6 +111,22 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
         >
           ▶ Resume
         </button>
+        {other && (
+          <button
+            type="button"
+            className="btn danger"
+            disabled={disabled}
+            data-testid="step-take-over"
+            onClick={() => run({ type: 'step.hold', controller, takeOver: true, ...pinned })}
+            title="Become this controller's holder: then Next and Resume are yours"
+          >
+            ⇄ Take over
+          </button>
+        )}
+        <label className="dim" style={{ fontSize: 12 }} title="Holds and breakpoints you set stay when you leave">
+          <input type="checkbox" checked={pin} onChange={(e) => setPin(e.target.checked)} data-testid="step-pin" /> keep
+          after I leave
+        </label>
         <span className="sep" style={{ width: 1, height: 18, background: 'var(--line)' }} />
         <input
           className="inp"
@@ -168,6 +195,7 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
               ...(target ? { key: target } : {}),
               ...(when ? { outcome: when } : {}),
               ...(attempt !== undefined ? { minAttempt: attempt } : {}),
+              ...pinned,
             })
           }
         >
@@ -177,7 +205,7 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
           type="button"
           className="btn"
           disabled={disabled}
-          onClick={() => run({ type: 'step.breakpoint', controller, outcome: 'anyError' })}
+          onClick={() => run({ type: 'step.breakpoint', controller, outcome: 'anyError', ...pinned })}
         >
           Break on error
         </button>
@@ -202,6 +230,11 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
           Requeued {requeue.result.key} (cause manual).
         </div>
       )}
+      {holder && (
+        <div className={other ? 'notice warn' : 'dim'} style={{ marginTop: 8, fontSize: 12 }} data-testid="step-holder">
+          {holder}
+        </div>
+      )}
       {pause && (
         <div className="warn" style={{ marginTop: 8, fontSize: 12 }} data-testid="step-paused">
           {pause}
@@ -218,6 +251,7 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
             <tr>
               <th>on</th>
               <th>breakpoint</th>
+              <th>set by</th>
               <th className="r">hits</th>
               <th />
             </tr>
@@ -225,7 +259,7 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
           <tbody>
             {list.length === 0 && (
               <tr>
-                <td colSpan={4} className="dim">
+                <td colSpan={5} className="dim">
                   No breakpoint. Add one above: a key or pattern, a result, an attempt.
                 </td>
               </tr>
@@ -245,6 +279,7 @@ export function StepControls({ controller, focusKey }: { controller: string; foc
                   {bp.id && <span className="dim">{bp.id} </span>}
                   {describeBreakpoint(bp)}
                 </td>
+                <td className="dim">{describeOwners(bp.owners, me)}</td>
                 <td className="r num">{bp.hits}</td>
                 <td className="r">
                   <button

@@ -1,6 +1,7 @@
 // What the step debugger shows, derived from the server's StepState and the live view: the state to trust,
-// how many keys are held now, each breakpoint in words, and what the last released key did.
-import type { StepBreakpoint, StepState } from '../../../shared/protocol/commands';
+// how many keys are held now, each breakpoint in words, who holds the controller, and what the last released
+// key did.
+import type { StepBreakpoint, StepOwner, StepState } from '../../../shared/protocol/commands';
 import type { ControllerView } from '../../../shared/protocol/view';
 import { fmtDuration } from '../../components/format';
 
@@ -85,4 +86,31 @@ export function lastStepText(state: StepState, c: ControllerView | undefined): s
   const writes = rec.writes > 0 ? `, ${rec.writes} write${rec.writes === 1 ? '' : 's'}` : '';
   const err = rec.error ? `: ${rec.error}` : '';
   return `${head}: attempt ${rec.attempt} → ${what} in ${fmtDuration(rec.durationMs)}${writes}${err}`;
+}
+
+/** Another viewer holds the controller: this one steps or resumes it only by taking over. */
+export function heldByOther(state: StepState | undefined, me: string | undefined): boolean {
+  return state?.holding === true && state.holder !== undefined && state.holder.viewer !== me;
+}
+
+const clockTime = (ms: number): string => new Date(ms).toISOString().slice(11, 19);
+
+/** Who holds the controller, in words, for every viewer; undefined when nobody is known to. */
+export function describeHolder(state: StepState, me: string | undefined): string | undefined {
+  const h = state.holding ? state.holder : undefined;
+  if (!h) return undefined;
+  const since = `since ${clockTime(h.since)} UTC`;
+  if (h.viewer === me) {
+    return `Held by you (${h.name}) ${since}${h.pinned ? ', pinned: it stays held if you leave' : '; released if you leave'}.`;
+  }
+  const gone = h.connected ? '' : ` (pinned; ${h.name} has left)`;
+  return `Held by ${h.name} ${since}${gone}. Next, Resume and Hold are theirs: take over to act on it.`;
+}
+
+/** Who set a breakpoint, for its row: "you", a name, and whether it outlives its viewer. */
+export function describeOwners(owners: StepOwner[] | undefined, me: string | undefined): string {
+  if (!owners || owners.length === 0) return '';
+  return owners
+    .map((o) => `${o.viewer === me ? 'you' : o.name}${o.pinned ? ' (pinned)' : ''}${o.connected ? '' : ' (left)'}`)
+    .join(', ');
 }
