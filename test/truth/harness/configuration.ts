@@ -44,7 +44,7 @@ export async function runConfiguration(c: ConfigurationName, o: RunOptions): Pro
   try {
     for (const seed of o.seeds) {
       // A seed whose run fails is reported and the next one goes on: one stuck seed must not hide the rest.
-      const r = await runSeed(seed, { kubeconfig: cluster.kubeconfig, target, server, steps: o.steps }).catch(
+      const r = await runSeed(seed, { kubeconfig: cluster.kubeconfig, target, server, steps: o.steps, dir }).catch(
         (err: unknown): SeedResult => ({
           seed,
           steps: 0,

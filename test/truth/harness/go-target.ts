@@ -101,6 +101,7 @@ export async function startGoTarget(
   };
   return {
     language: 'go',
+    dashboardUrl: attach.url,
     view: () => client.view,
     records,
     processes: (): ProcessTruth[] => {

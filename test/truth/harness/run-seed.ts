@@ -4,6 +4,7 @@ import type { RuntimeView } from '../../../shared/protocol/view';
 import { BEHAVIOUR, secretName } from '../oracle/behaviour';
 import { checkView, type FalseClaim } from '../oracle/claims';
 import { checkCaches } from '../oracle/cache-claims';
+import { checkReplay } from '../oracle/replay-claims';
 import type { ServerWatch } from '../oracle/server-watch';
 import type { Truth } from '../oracle/truth';
 import { WorkloadDriver } from '../workload/driver';
@@ -27,6 +28,8 @@ export interface SeedOptions {
   target: OracleTarget;
   server: ServerWatch;
   steps: number;
+  /** Where the run keeps files (downloaded recordings). */
+  dir: string;
   /** How long to wait for quiet, and then for the view to settle, per checkpoint. */
   settleMs?: number;
 }
@@ -75,6 +78,8 @@ async function checkpoint(
     if (found.length === 0 || Date.now() > deadline) break;
     await new Promise((r) => setTimeout(r, 100));
   }
+  // The view holds: a viewer's download of the span before it must replay to the same state.
+  if (found.length === 0) found = await checkReplay(o.target.dashboardUrl, o.target.view(), namespace, o.dir);
   result.claims += countClaims(o.target.view(), namespace);
   for (const f of found) result.falseClaims.push({ ...f, checkpoint: n });
 }

@@ -6,6 +6,8 @@ import type { ProcessTruth, TruthReconcile, TruthWrite } from '../oracle/truth';
 export interface OracleTarget {
   /** e.g. "ts", "go". */
   readonly language: string;
+  /** The dashboard's address (for what a viewer downloads, e.g. a recording). */
+  readonly dashboardUrl: string;
   /** The view as the dashboard's socket delivers it (the browser's own reducer). */
   view(): RuntimeView;
   /** Everything the controller processes logged so far. */

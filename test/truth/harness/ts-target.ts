@@ -25,6 +25,7 @@ export async function startTsTarget(kubeconfig: string, dir: string, extraArgs: 
   await cli.waitForView('the controller loaded', (v) => v.modules[0]?.phase === 'loaded', 120_000);
   return {
     language: 'ts',
+    dashboardUrl: cli.url,
     view: () => cli.client.view,
     records: () => ({ ...sortRecords(readTruthLog(log, '')), elected: new Map() }),
     processes: () => undefined,
