@@ -1,6 +1,7 @@
 // Command-line flags: parsing, validation and --help. No logic beyond turning argv into options.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
+import { errorMessage } from './runtime/util/errors';
 
 export const DEMO_CONTROLLERS = ['pod-counter', 'replicaset-owner', 'flaky', 'hot-loop'] as const;
 export type DemoControllerName = (typeof DEMO_CONTROLLERS)[number];
@@ -200,7 +201,7 @@ function parse<R>(run: () => R): R {
   try {
     return run();
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
+    const msg = errorMessage(err);
     throw new CliUsageError(
       `${msg.replace(/\. To specify a positional argument.*$/s, '')}. Run with --help to see the flags.`,
     );

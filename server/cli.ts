@@ -6,6 +6,7 @@ import { runStandaloneSandbox } from './cluster/sandbox';
 import { runAttach } from './attach';
 import { runApp } from './main';
 import { applyHeapPolicy } from './heap-policy';
+import { errorMessage } from './runtime/util/errors';
 
 async function main(argv: string[]): Promise<void> {
   const opts = parseCli(argv);
@@ -35,7 +36,7 @@ async function main(argv: string[]): Promise<void> {
     app.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        console.error(`error while stopping: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(`error while stopping: ${errorMessage(err)}`);
         process.exit(1);
       },
     );
@@ -55,6 +56,6 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     console.error(`controller-scope: ${err.message}`);
     process.exit(2);
   }
-  console.error(`controller-scope: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`controller-scope: ${errorMessage(err)}`);
   process.exit(1);
 });

@@ -13,6 +13,7 @@ import { CachedClient, newManager, newRegistry, type Manager } from './runtime';
 import { stepPort } from './dashboard/step-port';
 import { readOnlyClient } from './run/read-only-client';
 import { UserModules } from './run/user-modules';
+import { errorMessage } from './runtime/util/errors';
 
 export interface RunningApp {
   url: string;
@@ -139,7 +140,7 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   const ac = new AbortController();
   const running = manager
     .start(ac.signal)
-    .catch((err: unknown) => log(`manager stopped with an error: ${err instanceof Error ? err.message : String(err)}`));
+    .catch((err: unknown) => log(`manager stopped with an error: ${errorMessage(err)}`));
   log(
     `cluster: ${cluster.kind} ${cluster.server}${cluster.kubeconfigPath ? ` (kubectl --kubeconfig ${cluster.kubeconfigPath} get pods -A)` : ''}`,
   );

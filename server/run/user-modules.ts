@@ -9,6 +9,7 @@ import type { ModuleError, ModuleLifecycleEvent } from '../../shared/protocol/ev
 import type { Manager, Probe } from '../runtime';
 import { importGeneration, onFileLoaded, PACKAGE_ROOT } from './module-importer';
 import { findSetup, moduleErrorOf, noSetupError } from './user-module';
+import { errorMessage } from '../runtime/util/errors';
 
 export interface UserModulesOptions {
   files: string[];
@@ -87,7 +88,7 @@ class UserModule {
     const abort = new AbortController();
     const done = manager.start(abort.signal).catch((err: unknown) => {
       if (abort.signal.aborted) return;
-      this.fail(generation, { message: `the manager of ${this.file} stopped: ${errText(err)}` });
+      this.fail(generation, { message: `the manager of ${this.file} stopped: ${errorMessage(err)}` });
     });
     this.running = { manager, abort, done };
     this.emit({ phase: 'loaded', generation, controllers });
@@ -114,8 +115,6 @@ class UserModule {
     if (this.o.probe.enabled) this.o.probe.emit({ kind: 'module.lifecycle', file: this.file, ...e });
   }
 }
-
-const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export class UserModules {
   private readonly modules: UserModule[];

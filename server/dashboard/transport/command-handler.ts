@@ -5,6 +5,7 @@ import type { Ack, AckErrorCode, Command, CommandResult } from '../../../shared/
 import type { Recorder } from '../recorder/recorder';
 import type { ControllerStepper, DashboardPorts } from './ports';
 import { parseCommand } from './schemas';
+import { errorMessage } from '../../runtime/util/errors';
 
 export class CommandError extends Error {
   constructor(
@@ -35,7 +36,7 @@ export class CommandHandler {
       return { ok: true, result };
     } catch (err) {
       if (err instanceof CommandError) return { ok: false, code: err.code, error: err.message };
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       return { ok: false, code: 'failed', error: `${parsed.value.type} failed: ${message}` };
     }
   }
