@@ -24,6 +24,8 @@ export interface DashboardCommand {
   files?: string[];
   /** Reload a module when it or a local file it imports changes. Default false. */
   watch?: boolean;
+  /** With run: how long a module's setup may take before it is reported (--setup-timeout). Default 30 s. */
+  setupTimeoutMs?: number;
   port: number;
   host: string;
   authToken?: string;
@@ -100,6 +102,8 @@ What to run:
                               cluster, none with run)
       --watch                 with run: reload a FILE when it, or a local file it imports, changes (the
                               dashboard, its history and the cluster stay)
+      --setup-timeout SECONDS with run: report a setup that has not settled after this long, and serve the
+                              dashboard meanwhile (default 30; env CONTROLLER_SCOPE_SETUP_TIMEOUT)
 
 Dashboard:
       --port N                port to listen on (default 7070; 0 picks a free one)
@@ -148,6 +152,17 @@ export function parseByteSize(flag: string, value: string): number {
     );
   }
   return bytes;
+}
+
+/** Seconds (fractions allowed, as from CONTROLLER_SCOPE_SETUP_TIMEOUT) as ms. */
+function parseSeconds(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new CliUsageError(
+      `${flag} (or CONTROLLER_SCOPE_SETUP_TIMEOUT) expects a number of seconds above 0, got '${value}'`,
+    );
+  }
+  return Math.round(n * 1000);
 }
 
 function parsePort(flag: string, value: string | undefined, fallback: number): number {
@@ -261,6 +276,7 @@ export function parseCli(argv: string[]): CliOptions {
         'ring-bytes': { type: 'string' },
         open: { type: 'boolean' },
         watch: { type: 'boolean' },
+        'setup-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -277,6 +293,10 @@ export function parseCli(argv: string[]): CliOptions {
     );
   }
   if (values.watch && !run) throw new CliUsageError('--watch goes with run FILE: controller-scope run FILE --watch');
+  if (values['setup-timeout'] !== undefined && !run) {
+    throw new CliUsageError('--setup-timeout goes with run FILE: controller-scope run FILE --setup-timeout 60');
+  }
+  const setupTimeout = values['setup-timeout'] ?? (run ? process.env.CONTROLLER_SCOPE_SETUP_TIMEOUT : undefined);
   if (run && values.replay) throw new CliUsageError('run needs a cluster; --replay plays a recording instead');
 
   const chosen = [
@@ -324,6 +344,7 @@ export function parseCli(argv: string[]): CliOptions {
     controllers: parseControllers(values.controllers, defaultControllers),
     files: run ? positionals : [],
     watch: values.watch ?? false,
+    ...(setupTimeout !== undefined ? { setupTimeoutMs: parseSeconds('--setup-timeout', setupTimeout) } : {}),
     port: parsePort('--port', values.port, 7070),
     host,
     authToken,

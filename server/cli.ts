@@ -25,12 +25,18 @@ async function main(argv: string[]): Promise<void> {
     await s.done;
     return;
   }
-  const app = opts.command === 'attach' ? await runAttach(opts) : await runApp(opts);
-  console.log(`controller-scope is running: open ${app.url}  (Ctrl-C stops it)`);
-  if (opts.open) openBrowser(app.url);
+  // Installed before start-up: a signal while a module's setup runs (or never settles) must still exit
+  // through process.exit, whose exit handlers remove the temp dirs (server/cluster/temp-dir.ts); the
+  // default action kills the process without running them.
+  const started: { app?: Awaited<ReturnType<typeof runApp>> | Awaited<ReturnType<typeof runAttach>> } = {};
   let stopping = false;
   const stop = (sig: string): void => {
+    const app = started.app;
     if (stopping) process.exit(1);
+    if (!app) {
+      console.log(`\n${sig}: stopping during start-up`);
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    }
     stopping = true;
     console.log(`\n${sig}: stopping (press Ctrl-C again to force)`);
     app.stop().then(
@@ -43,6 +49,10 @@ async function main(argv: string[]): Promise<void> {
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  const app = opts.command === 'attach' ? await runAttach(opts) : await runApp(opts);
+  started.app = app;
+  console.log(`controller-scope is running: open ${app.url}  (Ctrl-C stops it)`);
+  if (opts.open) openBrowser(app.url);
 }
 
 function openBrowser(url: string): void {

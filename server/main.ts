@@ -4,6 +4,7 @@ import type { DashboardCommand } from './cli-options';
 import { startCluster, type RunningCluster } from './cluster/connect';
 import { ClusterControlsImpl } from './cluster/controls';
 import { checkWatchedAccess, watchedKinds } from './cluster/watch-access';
+import { EventLoopWatchdog, watchdogMsFromEnv } from './run/event-loop-watchdog';
 import { managerNotReady } from './dashboard/transport/readiness';
 import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
 import { objectSourceOver } from './dashboard/cache-object-source';
@@ -83,9 +84,20 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   const manager = clusterManager();
   await orUndo(() => registerDemoControllers(manager, controllers, { namespace: 'demo' }));
   const files = opts.files ?? [];
+  // A user's module may busy-loop (at its top level or in setup): only another thread can say so.
+  const watchdog = files.length > 0 ? new EventLoopWatchdog({ stallMs: watchdogMsFromEnv() ?? 5000 }) : undefined;
+  if (watchdog) undo.push(() => watchdog.stop());
   const user =
     files.length > 0
-      ? new UserModules({ files, watch: opts.watch ?? false, probe: recorder, newManager: clusterManager, log })
+      ? new UserModules({
+          files,
+          watch: opts.watch ?? false,
+          probe: recorder,
+          newManager: clusterManager,
+          log,
+          ...(opts.setupTimeoutMs !== undefined ? { setupTimeoutMs: opts.setupTimeoutMs } : {}),
+          doing: (what) => watchdog?.doing(what),
+        })
       : undefined;
   if (user) undo.push(() => user.stop());
   await orUndo(async () => user?.start());
@@ -156,6 +168,7 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
       ac.abort();
       await running;
       await user?.stop();
+      await watchdog?.stop();
       await writer?.close();
       await cluster.stop();
     },
