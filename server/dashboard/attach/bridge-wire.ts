@@ -71,7 +71,7 @@ export class LineSplitter {
   push(chunk: Uint8Array): { lines: string[]; oversized: number } {
     const lines: string[] = [];
     let oversized = 0;
-    for (let start = 0; ; ) {
+    for (let start = 0; ;) {
       const nl = chunk.indexOf(10, start);
       const piece = chunk.subarray(start, nl === -1 ? chunk.length : nl);
       if (!this.skipping) {

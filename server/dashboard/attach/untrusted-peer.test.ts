@@ -97,7 +97,10 @@ describe('BridgeConnection against a peer that breaks the rules', () => {
       (after) =>
         after === 0
           ? line(1, forget('a')) + line(2 ** 50, forget('jump')) + line(2, forget('b')) + line(3, forget('c'))
-          : [2, 3].filter((s) => s > after).map((s) => line(s, forget(String.fromCharCode(96 + s)))).join(''),
+          : [2, 3]
+              .filter((s) => s > after)
+              .map((s) => line(s, forget(String.fromCharCode(96 + s))))
+              .join(''),
       { seq: 3 },
     );
     await until(() => keysOf(got).includes('c'));
