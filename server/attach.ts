@@ -78,6 +78,7 @@ export async function runAttach(
     async stop() {
       await dashboard.close();
       await Promise.all(connections.map((c) => c.close()));
+      for (const m of mirrors) m.flushDrops();
       await writer?.close();
     },
   };

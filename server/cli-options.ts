@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CHURN_PROFILES, type ChurnProfile } from './cluster/sandbox/life/workload-generator';
+import { errorMessage } from './runtime/util/errors';
 
 export const DEMO_CONTROLLERS = ['pod-counter', 'replicaset-owner', 'flaky', 'hot-loop'] as const;
 export type DemoControllerName = (typeof DEMO_CONTROLLERS)[number];
@@ -24,6 +25,8 @@ export interface DashboardCommand {
   files?: string[];
   /** Reload a module when it or a local file it imports changes. Default false. */
   watch?: boolean;
+  /** With run: how long a module's setup may take before it is reported (--setup-timeout). Default 30 s. */
+  setupTimeoutMs?: number;
   port: number;
   host: string;
   authToken?: string;
@@ -123,6 +126,8 @@ What to run:
                               only your controller's objects move; the Faults panel can start it later)
       --kubeconfig-out FILE   also write the started cluster's kubeconfig to FILE (for kubectl and your
                               other clients; the start-up lines print export KUBECONFIG=… either way)
+      --setup-timeout SECONDS with run: report a setup that has not settled after this long, and serve the
+                              dashboard meanwhile (default 30; env CONTROLLER_SCOPE_SETUP_TIMEOUT)
 
 Dashboard:
       --port N                port to listen on (default 7070; 0 picks a free one)
@@ -172,6 +177,17 @@ export function parseByteSize(flag: string, value: string): number {
     );
   }
   return bytes;
+}
+
+/** Seconds (fractions allowed, as from CONTROLLER_SCOPE_SETUP_TIMEOUT) as ms. */
+function parseSeconds(flag: string, value: string): number {
+  const n = Number(value);
+  if (value.trim() === '' || !Number.isFinite(n) || n <= 0) {
+    throw new CliUsageError(
+      `${flag} (or CONTROLLER_SCOPE_SETUP_TIMEOUT) expects a number of seconds above 0, got '${value}'`,
+    );
+  }
+  return Math.round(n * 1000);
 }
 
 function parsePort(flag: string, value: string | undefined, fallback: number): number {
@@ -225,7 +241,7 @@ function parse<R>(run: () => R): R {
   try {
     return run();
   } catch (err) {
-    const msg = err instanceof Error ? err.message : String(err);
+    const msg = errorMessage(err);
     throw new CliUsageError(
       `${msg.replace(/\. To specify a positional argument.*$/s, '')}. Run with --help to see the flags.`,
     );
@@ -288,6 +304,7 @@ export function parseCli(argv: string[]): CliOptions {
         watch: { type: 'boolean' },
         workload: { type: 'string' },
         'kubeconfig-out': { type: 'string' },
+        'setup-timeout': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
     }),
@@ -304,6 +321,10 @@ export function parseCli(argv: string[]): CliOptions {
     );
   }
   if (values.watch && !run) throw new CliUsageError('--watch goes with run FILE: controller-scope run FILE --watch');
+  if (values['setup-timeout'] !== undefined && !run) {
+    throw new CliUsageError('--setup-timeout goes with run FILE: controller-scope run FILE --setup-timeout 60');
+  }
+  const setupTimeout = values['setup-timeout'] ?? (run ? process.env.CONTROLLER_SCOPE_SETUP_TIMEOUT : undefined);
   if (run && values.replay) throw new CliUsageError('run needs a cluster; --replay plays a recording instead');
 
   const chosen = [
@@ -358,6 +379,7 @@ export function parseCli(argv: string[]): CliOptions {
     controllers: parseControllers(values.controllers, defaultControllers),
     files: run ? positionals : [],
     watch: values.watch ?? false,
+    ...(setupTimeout !== undefined ? { setupTimeoutMs: parseSeconds('--setup-timeout', setupTimeout) } : {}),
     port: parsePort('--port', values.port, 7070),
     host,
     authToken,

@@ -7,6 +7,7 @@ import { runAttach } from './attach';
 import { runAdoptGo } from './adopt-go';
 import { runApp } from './main';
 import { applyHeapPolicy } from './heap-policy';
+import { errorMessage } from './runtime/util/errors';
 
 async function main(argv: string[]): Promise<void> {
   const opts = parseCli(argv);
@@ -29,24 +30,34 @@ async function main(argv: string[]): Promise<void> {
     await s.done;
     return;
   }
-  const app = opts.command === 'attach' ? await runAttach(opts) : await runApp(opts);
-  console.log(`controller-scope is running: open ${app.url}  (Ctrl-C stops it)`);
-  if (opts.open) openBrowser(app.url);
+  // Installed before start-up: a signal while a module's setup runs (or never settles) must still exit
+  // through process.exit, whose exit handlers remove the temp dirs (server/cluster/temp-dir.ts); the
+  // default action kills the process without running them.
+  const started: { app?: Awaited<ReturnType<typeof runApp>> | Awaited<ReturnType<typeof runAttach>> } = {};
   let stopping = false;
   const stop = (sig: string): void => {
+    const app = started.app;
     if (stopping) process.exit(1);
+    if (!app) {
+      console.log(`\n${sig}: stopping during start-up`);
+      process.exit(sig === 'SIGINT' ? 130 : 143);
+    }
     stopping = true;
     console.log(`\n${sig}: stopping (press Ctrl-C again to force)`);
     app.stop().then(
       () => process.exit(0),
       (err: unknown) => {
-        console.error(`error while stopping: ${err instanceof Error ? err.message : String(err)}`);
+        console.error(`error while stopping: ${errorMessage(err)}`);
         process.exit(1);
       },
     );
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));
+  const app = opts.command === 'attach' ? await runAttach(opts) : await runApp(opts);
+  started.app = app;
+  console.log(`controller-scope is running: open ${app.url}  (Ctrl-C stops it)`);
+  if (opts.open) openBrowser(app.url);
 }
 
 function openBrowser(url: string): void {
@@ -60,6 +71,6 @@ main(process.argv.slice(2)).catch((err: unknown) => {
     console.error(`controller-scope: ${err.message}`);
     process.exit(2);
   }
-  console.error(`controller-scope: ${err instanceof Error ? err.message : String(err)}`);
+  console.error(`controller-scope: ${errorMessage(err)}`);
   process.exit(1);
 });

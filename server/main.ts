@@ -6,6 +6,7 @@ import type { ChurnProfile } from './cluster/sandbox/life';
 import { startCluster, type RunningCluster } from './cluster/connect';
 import { ClusterControlsImpl } from './cluster/controls';
 import { checkWatchedAccess, watchedKinds } from './cluster/watch-access';
+import { EventLoopWatchdog, watchdogMsFromEnv } from './run/event-loop-watchdog';
 import { managerNotReady } from './dashboard/transport/readiness';
 import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
 import { objectSourceOver } from './dashboard/cache-object-source';
@@ -15,6 +16,7 @@ import { CachedClient, newManager, newRegistry, type Manager } from './runtime';
 import { stepPort } from './dashboard/step-port';
 import { readOnlyClient } from './run/read-only-client';
 import { UserModules } from './run/user-modules';
+import { errorMessage } from './runtime/util/errors';
 
 export interface RunningApp {
   url: string;
@@ -95,9 +97,20 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   const manager = clusterManager();
   await orUndo(() => registerDemoControllers(manager, controllers, { namespace: 'demo' }));
   const files = opts.files ?? [];
+  // A user's module may busy-loop (at its top level or in setup): only another thread can say so.
+  const watchdog = files.length > 0 ? new EventLoopWatchdog({ stallMs: watchdogMsFromEnv() ?? 5000 }) : undefined;
+  if (watchdog) undo.push(() => watchdog.stop());
   const user =
     files.length > 0
-      ? new UserModules({ files, watch: opts.watch ?? false, probe: recorder, newManager: clusterManager, log })
+      ? new UserModules({
+          files,
+          watch: opts.watch ?? false,
+          probe: recorder,
+          newManager: clusterManager,
+          log,
+          ...(opts.setupTimeoutMs !== undefined ? { setupTimeoutMs: opts.setupTimeoutMs } : {}),
+          doing: (what) => watchdog?.doing(what),
+        })
       : undefined;
   if (user) undo.push(() => user.stop());
   await orUndo(async () => user?.start());
@@ -152,7 +165,7 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
   const ac = new AbortController();
   const running = manager
     .start(ac.signal)
-    .catch((err: unknown) => log(`manager stopped with an error: ${err instanceof Error ? err.message : String(err)}`));
+    .catch((err: unknown) => log(`manager stopped with an error: ${errorMessage(err)}`));
   log(`cluster: ${cluster.kind} ${cluster.server}`);
   const kubeconfig = opts.kubeconfigOut ?? cluster.kubeconfigPath;
   if (opts.kubeconfigOut && cluster.kubeconfigPath) await copyKubeconfig(cluster.kubeconfigPath, opts.kubeconfigOut);
@@ -171,6 +184,7 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
       ac.abort();
       await running;
       await user?.stop();
+      await watchdog?.stop();
       await writer?.close();
       await cluster.stop();
     },

@@ -18,6 +18,7 @@ import type { StoreState } from './client/runtime-store';
 import { Banner, DroppedEventsBanner, GoneProcessesBanner, statusPill } from './components/Banner';
 import { HeldBanner, HeldPill, heldControllers } from './components/HeldBanner';
 import { ModulesBanner } from './components/ModulesBanner';
+import { ProcessLimitsBanner } from './components/ProcessLimitsBanner';
 import { moduleReloadMarkers, TimelineMarkersContext } from './components/timeline-markers';
 import { ServerRecording, ViewerRecording } from './components/RecordingControls';
 import { ScopeFilter } from './components/ScopeFilter';
@@ -226,6 +227,7 @@ export function Shell({
         <HeldBanner held={held} view={view} />
         <DroppedEventsBanner view={state.view} />
         <GoneProcessesBanner view={view} now={now} />
+        <ProcessLimitsBanner view={view} />
         <ModulesBanner view={view} now={now} />
         <TimelineMarkersContext.Provider value={markers}>{children}</TimelineMarkersContext.Provider>
       </main>

@@ -985,6 +985,21 @@ func (e ReconcileStuckEvent) MarshalJSON() ([]byte, error) {
 // ControllerEvent is one of: ReconcileStuckEvent, ControllerLifecycleEvent, HandlerEventEvent, ReconcileStartEvent, ReconcileEndEvent, ClientRequestEvent, ManagerLifecycleEvent, ModuleLifecycleEvent, LeaderElectionEvent.
 type ControllerEvent = RuntimeEvent
 
+// From shared/protocol/bridge-limits.ts.
+
+// Why the dashboard did not take something a process sent. Absent on a bridge.dropped: the process's own
+// buffer was full and it dropped the events itself.
+type BridgeDropCause string
+
+const (
+	BridgeDropCauseLineBytes   BridgeDropCause = "lineBytes"
+	BridgeDropCauseSeq         BridgeDropCause = "seq"
+	BridgeDropCauseGap         BridgeDropCause = "gap"
+	BridgeDropCauseControllers BridgeDropCause = "controllers"
+	BridgeDropCauseInformers   BridgeDropCause = "informers"
+	BridgeDropCauseKeys        BridgeDropCause = "keys"
+)
+
 // From shared/protocol/events-bridge.ts.
 
 // The attach side's view of one attached process: connected, reconnected after a gap, or gone.
@@ -1018,13 +1033,19 @@ func (e BridgeProcessEvent) MarshalJSON() ([]byte, error) {
 }
 
 // The bridge dropped events because its bounded buffer was full (no reader, or a slow one): the reconciler
-// never waits for the dashboard. Sent once the buffer has room again.
+// never waits for the dashboard. Sent once the buffer has room again. The attach side sends it too, with a
+// cause, for what it dropped itself.
 type BridgeDroppedEvent struct {
 	Process string `json:"process"`
 	// Dropped since the previous bridge.dropped.
 	Dropped int `json:"dropped"`
 	// Dropped since the process started.
 	Total int `json:"total"`
+	// Set when the dashboard dropped them, not the process: which of its limits (bridge-limits.ts) the
+	// process passed. Then dropped and total count what the dashboard dropped for that cause.
+	Cause BridgeDropCause `json:"cause,omitempty"`
+	// The size of that limit, when it has one.
+	Cap int `json:"cap,omitempty"`
 }
 
 // KindBridgeDropped is the wire kind of BridgeDroppedEvent.

@@ -24,6 +24,7 @@ const SOURCES: { file: string; only?: string[] }[] = [
   { file: 'shared/protocol/events-cache.ts' },
   { file: 'shared/protocol/events-workqueue.ts' },
   { file: 'shared/protocol/events-controller.ts' },
+  { file: 'shared/protocol/bridge-limits.ts', only: ['BridgeDropCause'] },
   { file: 'shared/protocol/events-bridge.ts' },
   {
     file: 'shared/protocol/commands.ts',

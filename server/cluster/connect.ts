@@ -1,8 +1,7 @@
 // Starts or connects to the cluster the dashboard runs against: the embedded sandbox (with life in it),
 // a real kube-apiserver + etcd (envtest), or any cluster by kubeconfig. Each way ends in a RestConfig the
 // user's manager can use, and a stop() that leaves nothing running.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { makeTempDir, removeTempDir } from './temp-dir';
 import { join } from 'node:path';
 import { getConfig, type RestConfig } from '../runtime/client';
 import { ControlPlane } from './envtest';
@@ -45,7 +44,7 @@ export async function startCluster(req: ClusterRequest, signal?: AbortSignal): P
 async function startSandbox(req: Extract<ClusterRequest, { mode: 'sandbox' }>): Promise<RunningCluster> {
   const sandbox = new SandboxServer({ port: req.port ?? 0 });
   const { url } = await sandbox.start();
-  const dir = await mkdtemp(join(tmpdir(), 'controller-scope-sandbox-'));
+  const dir = await makeTempDir('controller-scope-sandbox-');
   const kubeconfigPath = join(dir, 'kubeconfig');
   try {
     await sandbox.writeKubeconfig(kubeconfigPath);
@@ -62,12 +61,12 @@ async function startSandbox(req: Extract<ClusterRequest, { mode: 'sandbox' }>): 
       async stop() {
         await life.stop();
         await sandbox.stop();
-        await rm(dir, { recursive: true, force: true });
+        await removeTempDir(dir);
       },
     };
   } catch (err) {
     await sandbox.stop();
-    await rm(dir, { recursive: true, force: true });
+    await removeTempDir(dir);
     throw err;
   }
 }

@@ -36,6 +36,8 @@ interface FakeCluster {
   allowed?: string[];
   /** Serve SelfSubjectAccessReview (a real server does; the sandbox may not). */
   authorizationApi?: boolean;
+  /** Resources whose LIST answers 403 although the review allows it (a webhook authorizer, a policy). */
+  listDenied?: string[];
 }
 
 function clusterHandler(c: FakeCluster) {
@@ -58,7 +60,7 @@ function clusterHandler(c: FakeCluster) {
     if (req.path === '/api') return sendJson(res, 200, { versions: ['v1'] });
     const resource = req.path.split('/').pop() ?? '';
     const verb = req.query.get('watch') ? 'watch' : 'list';
-    if (!allowed(verb, resource)) {
+    if (!allowed(verb, resource) || (verb === 'list' && (c.listDenied ?? []).includes(resource))) {
       return sendJson(
         res,
         403,
@@ -189,5 +191,22 @@ describe('checkAccess', () => {
     const r = await checkAccess(configFor(s), PODS, ['get', 'list']);
     expect(r.missing).toEqual([]);
     expect(r.message).toBeUndefined();
+  });
+});
+
+describe('an access check the request itself contradicts', () => {
+  it('SelfSubjectAccessReview allows list but the LIST answers 403: fails at once, naming the kind', async () => {
+    const s = await cluster({
+      allowed: ['list pods', 'watch pods', 'list deployments', 'watch deployments'],
+      listDenied: ['deployments'],
+    });
+    const config = configFor(s);
+    const pods = await checkAccess(config, PODS, ['list', 'watch'], { kind: 'Pod' });
+    expect(pods.missing).toEqual([]);
+    const deployments = await checkAccess(config, DEPLOYMENTS, ['list', 'watch'], { kind: 'Deployment' });
+    expect(deployments).toMatchObject({ allowed: ['watch'], missing: ['list'] });
+    expect(deployments.message).toMatch(/^cannot list Deployment \(deployments\.apps\) cluster-wide: /);
+    expect(deployments.message).toContain('the LIST itself answered 403 Forbidden');
+    expect(deployments.message).not.toContain('Pod');
   });
 });

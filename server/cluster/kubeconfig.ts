@@ -155,7 +155,43 @@ export async function checkAccess(
     else (allowed ? result.allowed : result.missing).push(verb);
   }
   if (result.missing.length > 0) result.message = accessMessage(result, http.config);
+  else if (result.method === 'SelfSubjectAccessReview' && result.allowed.includes('list')) {
+    // The review answers for RBAC; another authorizer or an admission layer may still refuse the request.
+    // Confirmed with one real limit=1 LIST, so such a 403 fails here, naming this kind, instead of every
+    // informer retrying it until its cache-sync timeout (2 minutes) and the first to give up naming its own.
+    const refused = await listRefusal(http, gvr, opts.namespace, opts.signal);
+    if (refused !== undefined) {
+      result.allowed = result.allowed.filter((v) => v !== 'list');
+      result.missing.push('list');
+      result.message = listRefusedMessage(result, http.config, refused);
+    }
+  }
   return result;
+}
+
+/** The server's message when a limit=1 LIST answers 403; undefined when it is allowed. */
+async function listRefusal(
+  http: HttpClient,
+  gvr: GroupVersionResource,
+  namespace: string | undefined,
+  signal?: AbortSignal,
+): Promise<string | undefined> {
+  try {
+    await http.request({ path: resourcePath(gvr, { namespace }), query: { limit: 1 }, signal });
+    return undefined;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === 403) return err.message.slice(0, 500);
+    throw explain(err, describe(http.config), `list ${groupResourceString(gvr)}`);
+  }
+}
+
+function listRefusedMessage(r: AccessResult, config: RestConfig, serverMessage: string): string {
+  const scope = r.namespace ? `in namespace "${r.namespace}"` : 'cluster-wide';
+  return (
+    `cannot list ${r.kind} (${groupResourceString(r.gvr)}) ${scope}: SelfSubjectAccessReview allows it for the ` +
+    `user of context "${config.contextName}", but the LIST itself answered 403 Forbidden (${serverMessage}). ` +
+    'Something besides RBAC refuses it: an authorization webhook, or an admission or API-priority policy.'
+  );
 }
 
 async function accessReview(

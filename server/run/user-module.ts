@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve as resolvePath } from 'node:path';
 import type { ModuleError } from '../../shared/protocol/events';
 import type { Manager } from '../runtime';
+import { errorMessage, isError } from '../runtime/util/errors';
 
 /** The function `run` calls with the manager; it registers the module's controllers. */
 export type SetupFunction = (mgr: Manager) => unknown;
@@ -65,7 +66,7 @@ function describeValue(v: unknown): string {
  * and node_modules, or the file:line a compiler error names.
  */
 export function moduleErrorOf(err: unknown, file: string, stage: 'load' | 'setup', packageRoot: string): ModuleError {
-  const message = err instanceof Error ? err.message : String(err);
+  const message = errorMessage(err);
   const prefix = stage === 'load' ? `${file} failed to load` : `setup in ${file} threw`;
   const at = locate(err, packageRoot);
   // esbuild's "Transform failed with 1 error:" says nothing; the line after it names the problem.
@@ -79,10 +80,20 @@ function firstLine(s: string): string {
 }
 
 function locate(err: unknown, packageRoot: string): ModuleError['at'] {
-  const text = err instanceof Error ? `${err.message}\n${err.stack ?? ''}` : '';
+  let message = '';
+  let stack = '';
+  try {
+    if (isError(err)) {
+      message = String(err.message);
+      stack = String(err.stack ?? '');
+    }
+  } catch {
+    // A message or stack getter that throws: no place to point at.
+  }
+  const text = `${message}\n${stack}`;
   const root = resolvePath(packageRoot);
   // Compiler errors (esbuild through tsx) name the place as "path:line:column: ERROR" in the message.
-  const compiled = /(\/[^\s:]+\.[cm]?[jt]sx?):(\d+):(\d+)/.exec(err instanceof Error ? err.message : '');
+  const compiled = /(\/[^\s:]+\.[cm]?[jt]sx?):(\d+):(\d+)/.exec(message);
   if (compiled) return { file: compiled[1] as string, line: Number(compiled[2]), column: Number(compiled[3]) };
   for (const m of text.matchAll(/(?:\(|at )((?:file:\/\/)?\/[^\s()]+?):(\d+):(\d+)\)?/g)) {
     const raw = m[1] as string;

@@ -9,6 +9,7 @@ import type { ModuleError, ModuleLifecycleEvent } from '../../shared/protocol/ev
 import type { Manager, Probe } from '../runtime';
 import { importGeneration, onFileLoaded, PACKAGE_ROOT } from './module-importer';
 import { findSetup, moduleErrorOf, noSetupError } from './user-module';
+import { errorMessage } from '../runtime/util/errors';
 
 export interface UserModulesOptions {
   files: string[];
@@ -23,7 +24,19 @@ export interface UserModulesOptions {
   log: (line: string) => void;
   /** Quiet period after the last file change before reloading. Default 150 ms. */
   debounceMs?: number;
+  /**
+   * How long a setup may take before it is reported as not settled, and start() returns without it (the
+   * dashboard then serves while it still waits). Default 30 s (--setup-timeout, CONTROLLER_SCOPE_SETUP_TIMEOUT).
+   */
+  setupTimeoutMs?: number;
+  /** Names the module being imported or set up, for the event-loop watchdog's report of a busy loop. */
+  doing?: (what: string | undefined) => void;
 }
+
+export const DEFAULT_SETUP_TIMEOUT_MS = 30_000;
+
+/** A load the next save took over: the stuck generation's setup is no longer waited for. */
+class Superseded extends Error {}
 
 interface Running {
   manager: Manager;
@@ -37,12 +50,22 @@ class UserModule {
   private timer?: NodeJS.Timeout;
   private loading: Promise<void> = Promise.resolve();
   private closed = false;
+  /** Set while a generation's import or setup is pending: gives up waiting for it (see supersede). */
+  private cancelPending?: () => void;
 
   constructor(
     readonly index: number,
     readonly file: string,
     private readonly o: UserModulesOptions,
   ) {}
+
+  /** Resolves when a setup has been reported as not settled (see settle). */
+  private stuck?: () => void;
+
+  /** The first generation: resolves once it runs, has failed, or has been reported as not settled. */
+  firstLoad(): Promise<void> {
+    return Promise.race([this.load(), new Promise<void>((r) => (this.stuck = r))]);
+  }
 
   /** Loads the next generation; resolves once it runs or has failed (never rejects). */
   load(): Promise<void> {
@@ -53,14 +76,47 @@ class UserModule {
   scheduleReload(): void {
     if (this.closed) return;
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => void this.load(), this.o.debounceMs ?? 150);
+    this.timer = setTimeout(() => {
+      // A generation whose setup never settles would hold every later save behind it: the save cancels it.
+      this.cancelPending?.();
+      void this.load();
+    }, this.o.debounceMs ?? 150);
   }
 
   async stop(): Promise<void> {
     this.closed = true;
     clearTimeout(this.timer);
+    this.cancelPending?.();
     await this.loading;
     await this.stopRunning();
+  }
+
+  /**
+   * Waits for a module's import or setup, but not for ever: after setupTimeoutMs it says so (once, naming
+   * the file), and a newer save or stop() gives up on it (rejecting with Superseded).
+   */
+  private settle<T>(work: Promise<T> | T, generation: number, what: 'import' | 'setup'): Promise<T> {
+    const ms = this.o.setupTimeoutMs ?? DEFAULT_SETUP_TIMEOUT_MS;
+    let timer: NodeJS.Timeout | undefined;
+    const cancelled = new Promise<never>((_, reject) => {
+      this.cancelPending = () => reject(new Superseded());
+      timer = setTimeout(() => {
+        this.o.log(
+          `${this.file}: ${what === 'setup' ? 'setup' : 'the import'} has not settled after ${ms / 1000} s ` +
+            `(generation ${generation}); the dashboard serves meanwhile, and its controllers start once it settles` +
+            (this.o.watch ? ', or a save loads a new generation' : ''),
+        );
+        this.stuck?.();
+      }, ms);
+      // Not unref'd: while a setup never settles, nothing else may keep the process alive (it exited 0 without
+      // a word on a kubeconfig cluster); once reported, the dashboard's server does.
+    });
+    this.o.doing?.(`${what} of ${this.file}`);
+    return Promise.race([Promise.resolve(work), cancelled]).finally(() => {
+      clearTimeout(timer);
+      this.cancelPending = undefined;
+      this.o.doing?.(undefined);
+    });
   }
 
   private async loadNext(): Promise<void> {
@@ -69,16 +125,27 @@ class UserModule {
     this.emit({ phase: 'loading', generation });
     let manager: Manager;
     try {
-      const exports = await importGeneration(this.file, `${this.index}.${generation}`);
+      const exports = await this.settle(
+        importGeneration(this.file, `${this.index}.${generation}`),
+        generation,
+        'import',
+      );
       const found = findSetup(exports);
       if (!found) return this.fail(generation, noSetupError(this.file, exports));
       manager = this.o.newManager(generation > 1);
       try {
-        await found.setup(manager);
+        // setup() itself may throw synchronously or busy-loop: settle() is entered first so both are named.
+        await this.settle(
+          Promise.resolve().then(() => found.setup(manager)),
+          generation,
+          'setup',
+        );
       } catch (err) {
+        if (err instanceof Superseded) return this.superseded(generation);
         return this.fail(generation, moduleErrorOf(err, this.file, 'setup', PACKAGE_ROOT));
       }
     } catch (err) {
+      if (err instanceof Superseded) return this.superseded(generation);
       return this.fail(generation, moduleErrorOf(err, this.file, 'load', PACKAGE_ROOT));
     }
     await this.stopRunning();
@@ -87,7 +154,7 @@ class UserModule {
     const abort = new AbortController();
     const done = manager.start(abort.signal).catch((err: unknown) => {
       if (abort.signal.aborted) return;
-      this.fail(generation, { message: `the manager of ${this.file} stopped: ${errText(err)}` });
+      this.fail(generation, { message: `the manager of ${this.file} stopped: ${errorMessage(err)}` });
     });
     this.running = { manager, abort, done };
     this.emit({ phase: 'loaded', generation, controllers });
@@ -103,6 +170,13 @@ class UserModule {
     this.emit({ phase: 'stopped', generation: this.generation });
   }
 
+  private superseded(generation: number): void {
+    if (this.closed) return;
+    this.fail(generation, {
+      message: `${this.file}: generation ${generation} had not settled when a newer save came; it is no longer waited for`,
+    });
+  }
+
   private fail(generation: number, error: ModuleError): void {
     this.emit({ phase: 'failed', generation, error });
     const at = error.at ? ` (${relative(process.cwd(), error.at.file)}:${error.at.line})` : '';
@@ -114,8 +188,6 @@ class UserModule {
     if (this.o.probe.enabled) this.o.probe.emit({ kind: 'module.lifecycle', file: this.file, ...e });
   }
 }
-
-const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 export class UserModules {
   private readonly modules: UserModule[];
@@ -132,9 +204,13 @@ export class UserModules {
     }
   }
 
-  /** Loads and starts every module; failures are reported, never thrown. */
+  /**
+   * Loads and starts every module; failures are reported, never thrown. Returns once each has loaded or
+   * failed, or has been reported as not settled (after setupTimeoutMs): the caller then serves the
+   * dashboard while those keep waiting.
+   */
   async start(): Promise<void> {
-    await Promise.all(this.modules.map((m) => m.load()));
+    await Promise.all(this.modules.map((m) => m.firstLoad()));
   }
 
   /** The managers running now, one per module that loaded. */

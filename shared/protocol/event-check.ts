@@ -78,7 +78,7 @@ const SHAPES: Record<string, Record<string, Check>> = {
   'module.lifecycle': { file: str, phase: str, generation: num, controllers: optStrings, error: moduleError },
   'leaderelection.state': { lease: str, identity: str, phase: str, holder: optStr, process: optStr },
   'bridge.process': { process: str, address: str, phase: str, reason: optStr, missed: optNum },
-  'bridge.dropped': { process: str, dropped: num, total: num },
+  'bridge.dropped': { process: str, dropped: num, total: num, cause: optStr, cap: optNum },
 };
 
 /**

@@ -1,5 +1,6 @@
 // Events about processes the dashboard attaches to (a Go controller-runtime manager streaming through the
 // bridge module), and the bridge's own hello. Wire-stable: add new kinds and optional fields, never rename.
+import type { BridgeDropCause } from './bridge-limits';
 
 /** The attach side's view of one attached process: connected, reconnected after a gap, or gone. */
 export interface BridgeProcessEvent {
@@ -20,7 +21,8 @@ export interface BridgeProcessEvent {
 
 /**
  * The bridge dropped events because its bounded buffer was full (no reader, or a slow one): the reconciler
- * never waits for the dashboard. Sent once the buffer has room again.
+ * never waits for the dashboard. Sent once the buffer has room again. The attach side sends it too, with a
+ * cause, for what it dropped itself.
  */
 export interface BridgeDroppedEvent {
   kind: 'bridge.dropped';
@@ -29,6 +31,13 @@ export interface BridgeDroppedEvent {
   dropped: number;
   /** Dropped since the process started. */
   total: number;
+  /**
+   * Set when the dashboard dropped them, not the process: which of its limits (bridge-limits.ts) the
+   * process passed. Then dropped and total count what the dashboard dropped for that cause.
+   */
+  cause?: BridgeDropCause;
+  /** The size of that limit, when it has one. */
+  cap?: number;
 }
 
 /** What a bridge answers on its hello endpoint before it streams events. */

@@ -3,6 +3,7 @@
 // name (its lane) or, with one process attached and no lanes, by being the only one; liveness.ts derives
 // from these whether a part is alive, never copying "gone" onto the parts.
 import type { BridgeEvent } from './events-bridge';
+import { describeDrop, dropsEvents, isBridgeDropCause } from './bridge-limits';
 import type { Draft } from './reduce-draft';
 import { unhandled } from './reduce-exhaustive';
 import { forgetOldRun } from './reduce-restart';
@@ -35,6 +36,7 @@ export function applyBridgeEvent(d: Draft, ev: Stamped<BridgeEvent>): void {
         complete: ev.phase === 'connected' ? !missed : (prev?.complete ?? false) && !missed,
         ...(ev.reason !== undefined ? { reason: ev.reason } : {}),
         ...(ev.phase !== 'connected' && prev?.manager ? { manager: prev.manager } : {}),
+        ...(prev?.drops ? { drops: prev.drops } : {}),
       };
       all[ev.process] = next;
       if (ev.phase === 'connected' && prev) forgetOldRun(d, ev.process, ev.ts);
@@ -47,8 +49,16 @@ export function applyBridgeEvent(d: Draft, ev: Stamped<BridgeEvent>): void {
     }
     case 'bridge.dropped': {
       if (!prev) return;
-      all[ev.process] = { ...prev, complete: false };
-      notable(d, ev, 'warn', `process ${ev.process} dropped ${ev.dropped} events (its buffer was full)`);
+      // A cause the reducer does not know (a newer dashboard, a forged event) is counted as none: the process's own.
+      const cause = isBridgeDropCause(ev.cause) ? ev.cause : undefined;
+      const drops = cause ? { ...prev.drops, [cause]: (prev.drops?.[cause] ?? 0) + ev.dropped } : prev.drops;
+      all[ev.process] = {
+        ...prev,
+        complete: prev.complete && !dropsEvents(cause),
+        ...(drops ? { drops } : {}),
+      };
+      const cap = typeof ev.cap === 'number' && Number.isFinite(ev.cap) ? ev.cap : undefined;
+      notable(d, ev, 'warn', describeDrop(ev.process, ev.dropped, cause, cap));
       return;
     }
     default:

@@ -13,6 +13,7 @@ import { PROTOCOL_VERSION } from './version';
 import { RECONCILE_TIME_BUCKETS } from '../models/reconcile-time-buckets';
 import { dict } from './records';
 import type { ModuleView } from './view-modules';
+import type { BridgeDropCause } from './bridge-limits';
 
 /** Bounds that keep a view small however long the process runs. Carried in the view so both sides agree. */
 export interface ViewLimits {
@@ -573,6 +574,11 @@ export interface ProcessView {
    * Claims that need every write to be known (a cause "by absence") are only made while it holds.
    */
   complete: boolean;
+  /**
+   * What the dashboard dropped of what it sent, by cause (bridge-limits.ts), since it was first seen: the
+   * limits it hit. Absent while it hit none.
+   */
+  drops?: Partial<Record<BridgeDropCause, number>>;
   /** Its manager's lifecycle. */
   manager?: ManagerView;
 }

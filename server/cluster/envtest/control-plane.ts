@@ -15,6 +15,7 @@ import { freePort } from './ports';
 import { ManagedProcess } from './process';
 import type { ManagedProcessOptions } from './process';
 import { httpCall, pollUntilReady } from './readiness';
+import { errorMessage } from '../../runtime';
 
 /** Flag overrides: a string sets `--name=value`, null drops a default flag. */
 export type FlagOverrides = Record<string, string | null>;
@@ -174,7 +175,7 @@ export class ControlPlane {
           await this.stopProcesses();
           const clash = PORT_CLASH.test(tails);
           if (clash && attempt < attemptsAllowed && !signal?.aborted) continue;
-          const msg = err instanceof Error ? err.message : String(err);
+          const msg = errorMessage(err);
           throw new ControlPlaneStartError(
             `control plane failed to start (attempt ${attempt}/${attemptsAllowed}, binaries from ${assets.source}): ${msg}\n${tails}`,
             { cause: err, pids },

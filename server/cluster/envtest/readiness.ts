@@ -6,6 +6,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ManagedProcess } from './process';
+import { errorMessage } from '../../runtime';
 
 export interface TlsMaterial {
   ca: string;
@@ -81,7 +82,7 @@ export async function pollUntilReady(options: {
       if (await options.probe()) return;
       lastError = 'not ready';
     } catch (err) {
-      lastError = err instanceof Error ? err.message : String(err);
+      lastError = errorMessage(err);
     }
     if (Date.now() >= deadline) {
       throw new ReadinessError(

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeStatus } from '../../../shared/models/object';
 import { newBadRequest, newInternalError, StatusError } from './status-errors';
+import { errorMessage } from '../../runtime';
 
 export const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
@@ -50,7 +51,7 @@ export function sendError(res: ServerResponse, err: unknown, pretty = false): vo
     sendStatus(res, s, pretty);
     return;
   }
-  sendStatus(res, newInternalError(err instanceof Error ? err.message : String(err)).toStatus(), pretty);
+  sendStatus(res, newInternalError(errorMessage(err)).toStatus(), pretty);
 }
 
 export function sendText(res: ServerResponse, code: number, text: string): void {

@@ -2,8 +2,7 @@
 // signal arrives, for a user's own operator, kubectl or any client. By default the cluster has a life as
 // the embedded sandbox does (simulated nodes, the built-in controllers, garbage collector and namespace
 // lifecycle) but no generated workload; `bare` leaves only the API server, like envtest.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { makeTempDir, removeTempDir } from '../temp-dir';
 import { join } from 'node:path';
 import { getConfig } from '../../runtime/client';
 import { startClusterControllers, type ClusterControllers } from './life';
@@ -42,7 +41,7 @@ export async function runStandaloneSandbox(opts: StandaloneSandboxOptions = {}):
   }
   let cluster: ClusterControllers | undefined;
   // The controllers are clients like any other: they read the same kubeconfig a user would.
-  const dir = await mkdtemp(join(tmpdir(), 'controller-scope-sandbox-'));
+  const dir = await makeTempDir('controller-scope-sandbox-');
   try {
     if (!opts.bare) {
       const file = join(dir, 'kubeconfig');
@@ -60,7 +59,7 @@ export async function runStandaloneSandbox(opts: StandaloneSandboxOptions = {}):
   } catch (err) {
     await cluster?.stop();
     await server.stop();
-    await rm(dir, { recursive: true, force: true });
+    await removeTempDir(dir);
     throw err;
   }
   const done = new Promise<void>((resolve) => {
@@ -70,7 +69,7 @@ export async function runStandaloneSandbox(opts: StandaloneSandboxOptions = {}):
       void (async () => {
         await cluster?.stop();
         await server.stop();
-        await rm(dir, { recursive: true, force: true });
+        await removeTempDir(dir);
         resolve();
       })();
     };

@@ -15,9 +15,11 @@ describe('bridge wire', () => {
   });
 
   it('skips heartbeats and lines that are not events', () => {
-    for (const line of ['', '   ', 'not json', '[1]', '{"seq":1}', '{"kind":"x.y"}', '{"seq":1,"kind":"nodot"}']) {
+    for (const line of ['', '   ', 'not json', '[1]', '{"seq":1}', '{"seq":1,"kind":"nodot"}']) {
       expect(parseEventLine(line)).toBeUndefined();
     }
+    // An event without a seq cannot be ordered: it is refused as one (and counted by the connection).
+    expect(parseEventLine('{"kind":"x.y"}')).toBe('bad-seq');
   });
 
   it('refuses a hello that is not a bridge', () => {
@@ -28,8 +30,8 @@ describe('bridge wire', () => {
   it('keeps a partial line for the next chunk', () => {
     const s = new LineSplitter();
     const enc = new TextEncoder();
-    expect(s.push(enc.encode('{"a":1}\n{"b"'))).toEqual(['{"a":1}']);
-    expect(s.push(enc.encode(':2}\n'))).toEqual(['{"b":2}']);
+    expect(s.push(enc.encode('{"a":1}\n{"b"')).lines).toEqual(['{"a":1}']);
+    expect(s.push(enc.encode(':2}\n')).lines).toEqual(['{"b":2}']);
   });
 });
 

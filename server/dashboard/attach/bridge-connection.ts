@@ -9,6 +9,9 @@ import type { Probe } from '../../runtime/instrumentation/probe';
 import { PROTOCOL_VERSION } from '../../../shared/protocol/version';
 import { intoLane, laneName } from './lanes';
 import { LineSplitter, parseEventLine, parseHello } from './bridge-wire';
+import { BRIDGE_LIMITS } from '../../../shared/protocol/bridge-limits';
+import { DropReport } from './drop-report';
+import { errorMessage, isError } from '../../runtime/util/errors';
 import { MAX_COMPARE_BYTES, parseRemoteVersions, readCapped, type RemoteVersions } from './remote-compare-wire';
 
 export interface BridgeConnectionOptions {
@@ -34,6 +37,14 @@ export class BridgeConnection {
   private hello: BridgeHello | undefined;
   private epoch: string | undefined;
   private lastSeq = 0;
+  /** Set when a seq went back: the next session resumes from before it (see accept). */
+  private resyncFrom: number | undefined;
+  /** The names this run of the process has used, each set at most its cap (BRIDGE_LIMITS). */
+  private readonly named = { controllers: new Set<string>(), informers: new Set<string>() };
+  private readonly drops = new DropReport(
+    (ev) => this.o.probe.enabled && this.o.probe.emit(ev),
+    () => this.process,
+  );
   private reported: 'none' | 'connected' | 'gone' = 'none';
   private loop: Promise<void> | undefined;
   private firstHello: Promise<void>;
@@ -82,6 +93,8 @@ export class BridgeConnection {
     this.state = 'closed';
     this.ac.abort();
     await this.loop;
+    this.drops.flush();
+    this.drops.stop();
   }
 
   /** Commands go one at a time, in the order given: a hold is in force before a later requeue arrives. */
@@ -151,7 +164,8 @@ export class BridgeConnection {
       try {
         reason = await this.session();
       } catch (err) {
-        reason = err instanceof Error ? (err.cause instanceof Error ? err.cause.message : err.message) : String(err);
+        const cause = isError(err) ? (err as { cause?: unknown }).cause : undefined;
+        reason = errorMessage(isError(cause) ? cause : err);
       }
       if (this.ac.signal.aborted || this.state === 'incompatible') return;
       this.gone(reason);
@@ -179,11 +193,24 @@ export class BridgeConnection {
       return why;
     }
     const sameProcess = this.epoch === hello.epoch;
-    if (!sameProcess) this.lastSeq = 0;
+    if (!sameProcess) {
+      this.lastSeq = 0;
+      this.named.controllers.clear();
+      this.named.informers.clear();
+    } else if (this.resyncFrom !== undefined) {
+      // A seq went back: the jump before it was not the process's. Resume from before the jump, or from
+      // the process's own highest seq if that is lower.
+      this.lastSeq = Math.min(this.resyncFrom, hello.seq);
+    }
+    this.resyncFrom = undefined;
+    hello.controllers = hello.controllers.filter((c) => this.admit('controllers', c));
+    hello.steppable = hello.steppable.filter((c) => this.named.controllers.has(c));
     const resumed = sameProcess && this.reported !== 'none';
     // Events the process emitted that will never arrive: evicted from its buffer before this connect (on
     // a first connect, everything before its oldest held event), or since the last one received.
     const missed = Math.max(0, hello.firstSeq - this.lastSeq - 1);
+    // Counted here once: the stream's first event then follows on from lastSeq (no gap counted twice).
+    if (missed > 0) this.lastSeq = hello.firstSeq - 1;
     this.hello = hello;
     this.epoch = hello.epoch;
     this.state = 'connected';
@@ -208,7 +235,11 @@ export class BridgeConnection {
       for await (const chunk of res.body) {
         clearTimeout(timer);
         timer = setTimeout(() => silence.abort(), this.o.silenceMs ?? 10_000);
-        for (const line of lines.push(chunk as Uint8Array)) this.accept(line);
+        const { lines: complete, oversized } = lines.push(chunk as Uint8Array);
+        this.drops.count('lineBytes', oversized);
+        for (const line of complete) {
+          if (!this.accept(line)) return `seq went back (after ${this.lastSeq}); resyncing`;
+        }
       }
       return 'the stream ended';
     } catch (err) {
@@ -219,17 +250,55 @@ export class BridgeConnection {
     }
   }
 
-  private accept(line: string): void {
+  /**
+   * Takes one line into the view. Seqs must rise: a jump forward is events the process evicted before they
+   * were read (counted as a gap); a seq at or below the last is refused, and false ends the session so the
+   * next one resyncs from the process's hello (a single bogus high seq must not make every later event look
+   * old). Events naming a controller or informer past the process's caps are dropped, and counted.
+   */
+  private accept(line: string): boolean {
     const w = parseEventLine(line);
-    if (!w || w.seq <= this.lastSeq) return;
+    if (w === undefined) return true;
+    if (w === 'bad-seq') {
+      this.drops.count('seq');
+      return true;
+    }
+    if (w.seq <= this.lastSeq) {
+      this.drops.count('seq');
+      this.resyncFrom = w.seq - 1;
+      return false;
+    }
+    if (!this.admitNames(w.event)) return true;
     // A controller built after the hello was answered: the bridge's builder announces each one it makes
     // (and only those have a queue wrapper that takes commands).
     if (w.event.kind === 'controller.lifecycle' && this.hello) {
       if (!this.hello.controllers.includes(w.event.controller)) this.hello.controllers.push(w.event.controller);
       if (!this.hello.steppable.includes(w.event.controller)) this.hello.steppable.push(w.event.controller);
     }
+    if (w.seq > this.lastSeq + 1) this.drops.count('gap', w.seq - this.lastSeq - 1);
     this.lastSeq = w.seq;
     if (this.o.probe.enabled) this.o.probe.emit(ownedBy(intoLane(w.event, this.lane), this.process));
+    return true;
+  }
+
+  /** Whether the controller, queue and informer names the event carries are within the caps. */
+  private admitNames(ev: RuntimeEvent): boolean {
+    const e = ev as unknown as Record<string, unknown>;
+    const c = typeof e.controller === 'string' ? e.controller : typeof e.queue === 'string' ? e.queue : undefined;
+    if (c !== undefined && !this.admit('controllers', c)) return false;
+    if (typeof e.informer === 'string' && !this.admit('informers', e.informer)) return false;
+    return true;
+  }
+
+  private admit(what: 'controllers' | 'informers', name: string): boolean {
+    const set = this.named[what];
+    if (set.has(name)) return true;
+    if (set.size >= BRIDGE_LIMITS[what]) {
+      this.drops.count(what);
+      return false;
+    }
+    set.add(name);
+    return true;
   }
 
   private gone(reason: string): void {

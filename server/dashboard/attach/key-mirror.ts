@@ -5,7 +5,9 @@ import type { KubeObject } from '../../../shared/models/object';
 import type { RuntimeEvent } from '../../../shared/protocol/events';
 import type { Probe } from '../../runtime/instrumentation/probe';
 import type { ObjectSource } from '../recorder/object-source';
+import { BRIDGE_LIMITS } from '../../../shared/protocol/bridge-limits';
 import { splitLaneName } from './lanes';
+import { DropReport } from './drop-report';
 
 const MAX_OBJECTS = 2000;
 
@@ -17,6 +19,13 @@ export class KeyMirror implements Probe, ObjectSource {
   private readonly objects = new Map<string, KubeObject>();
   private readonly inFlight = new Set<string>();
   private readonly again = new Set<string>();
+  /** Keys held across all informers: at most BRIDGE_LIMITS.keys, the rest counted and not listed. */
+  private keyCount = 0;
+  private process = '';
+  private readonly drops = new DropReport(
+    (ev) => this.next.emit(ev),
+    () => this.process,
+  );
 
   constructor(
     private readonly next: Probe,
@@ -30,16 +39,24 @@ export class KeyMirror implements Probe, ObjectSource {
   emit(ev: RuntimeEvent): void {
     // A new run of the process (or of one informer) lists everything again: keys of the old run that are
     // not listed again were deleted meanwhile, and no delete event will ever say so.
+    if (ev.kind === 'bridge.process') this.process = ev.process;
     if (ev.kind === 'bridge.process' && ev.phase === 'connected') this.forget();
-    else if (ev.kind === 'informer.lifecycle' && ev.phase === 'started') this.keysByInformer.delete(ev.informer);
+    else if (ev.kind === 'informer.lifecycle' && ev.phase === 'started') {
+      this.keyCount -= this.keysByInformer.get(ev.informer)?.size ?? 0;
+      this.keysByInformer.delete(ev.informer);
+    }
     if (ev.kind === 'indexer.update') {
       let keys = this.keysByInformer.get(ev.informer);
       if (!keys) this.keysByInformer.set(ev.informer, (keys = new Set()));
       const id = objectId(ev.ref.gvk, ev.ref.namespace, ev.ref.name);
       if (ev.op === 'delete') {
-        keys.delete(ev.key);
+        if (keys.delete(ev.key)) this.keyCount--;
         this.objects.delete(id);
+      } else if (!keys.has(ev.key) && this.keyCount >= BRIDGE_LIMITS.keys) {
+        // The event still reaches the view; only the cache browser's listing stops growing.
+        this.drops.count('keys');
       } else {
+        if (!keys.has(ev.key)) this.keyCount++;
         keys.add(ev.key);
         if (this.objects.has(id) || this.objects.size < MAX_OBJECTS)
           this.refresh(id, splitLaneName(ev.informer).name, ev.key);
@@ -48,8 +65,15 @@ export class KeyMirror implements Probe, ObjectSource {
     this.next.emit(ev);
   }
 
+  /** Reports the keys not listed so far now (on close, and for tests) instead of at the next interval. */
+  flushDrops(): void {
+    this.drops.flush();
+    this.drops.stop();
+  }
+
   private forget(): void {
     this.keysByInformer.clear();
+    this.keyCount = 0;
     this.objects.clear();
   }
 

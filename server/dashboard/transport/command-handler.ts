@@ -11,6 +11,7 @@ import { CompareGate } from './compare-gate';
 import type { DashboardPorts } from './ports';
 import { parseCommand } from './schemas';
 import { StepOwnership, type Viewer } from './step-ownership';
+import { errorMessage } from '../../runtime/util/errors';
 
 export interface CommandHandlerOptions {
   recorder: Recorder;
@@ -52,7 +53,7 @@ export class CommandHandler {
       return { ok: true, result };
     } catch (err) {
       if (err instanceof CommandError) return { ok: false, code: err.code, error: err.message };
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       return { ok: false, code: 'failed', error: `${parsed.value.type} failed: ${message}` };
     }
   }

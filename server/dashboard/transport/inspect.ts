@@ -6,6 +6,7 @@ import type { InspectResult } from '../../../shared/protocol/socket';
 import { matchesEvent } from '../../../shared/protocol/subscription';
 import type { Recorder } from '../recorder/recorder';
 import { parseInspect } from './schemas';
+import { errorMessage } from '../../runtime/util/errors';
 
 const DEFAULT_LIMIT = 200;
 
@@ -54,7 +55,7 @@ export function inspect(recorder: Recorder, input: unknown): Ack<InspectResult> 
       }
     }
   } catch (err) {
-    return { ok: false, code: 'failed', error: `inspect failed: ${err instanceof Error ? err.message : String(err)}` };
+    return { ok: false, code: 'failed', error: `inspect failed: ${errorMessage(err)}` };
   }
 }
 

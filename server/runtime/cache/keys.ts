@@ -1,6 +1,7 @@
 // Ports client-go tools/cache/store.go (key functions, KeyError) and tools/cache/object-names.go.
 import type { KubeObject } from '../../../shared/models/object';
 import { DeletedFinalStateUnknown } from './interfaces';
+import { errorMessage } from '../util/errors';
 
 /** cache.KeyError: the key function failed for obj. `cause` keeps the underlying error for unwrapping. */
 export class KeyError extends Error {
@@ -9,7 +10,7 @@ export class KeyError extends Error {
     readonly obj: unknown,
     override readonly cause: unknown,
   ) {
-    super(`couldn't create key for object ${describe(obj)}: ${cause instanceof Error ? cause.message : String(cause)}`);
+    super(`couldn't create key for object ${describe(obj)}: ${errorMessage(cause)}`);
   }
 }
 

@@ -7,6 +7,7 @@ import type { DeletedFinalStateUnknown, Indexer, Indexers, KeyFunc, TransformFun
 import { KeyError, metaNamespaceKeyFunc } from './keys';
 import { objectRef } from './object-ref';
 import { ThreadSafeStore, type StoreTransaction } from './thread-safe-store';
+import { errorMessage } from '../util/errors';
 
 export interface CacheStoreOptions<T> {
   /** Default metaNamespaceKeyFunc. Informers use deletionHandlingMetaNamespaceKeyFunc. */
@@ -39,7 +40,7 @@ export class TransactionError extends Error {
   ) {
     super(
       `failed to execute (${totalTransactions - successfulIndices.length}/${totalTransactions}) transactions failed due to: ` +
-        errors.map((e) => (e instanceof Error ? e.message : String(e))).join(', '),
+        errors.map((e) => errorMessage(e)).join(', '),
     );
   }
 }
@@ -210,7 +211,7 @@ export class CacheStore<T = KubeObject> implements Indexer<T> {
     try {
       return this.transformer(obj);
     } catch (err) {
-      throw new Error(`transforming: ${err instanceof Error ? err.message : String(err)}`, { cause: err });
+      throw new Error(`transforming: ${errorMessage(err)}`, { cause: err });
     }
   }
 }

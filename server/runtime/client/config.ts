@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { errorMessage } from '../util/errors';
 
 /** Why a configuration could not be produced; `message` always says what to do next. */
 export type ConfigErrorReason =
@@ -291,7 +292,7 @@ export function getConfigOrDie(opts: GetConfigOptions = {}): RestConfig {
   try {
     return getConfig(opts);
   } catch (err) {
-    process.stderr.write(`unable to get kubeconfig: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.stderr.write(`unable to get kubeconfig: ${errorMessage(err)}\n`);
     process.exit(1);
   }
 }

@@ -8,7 +8,7 @@ import http from 'node:http';
 import https from 'node:https';
 import type { Clock, TimerHandle } from '../util/clock';
 import { realClock } from '../util/clock';
-import { ApiError } from '../util/errors';
+import { ApiError, errorMessage } from '../util/errors';
 import { genericMessage, parseStatus, reasonForCode, transportError, TransportReason } from './http-errors';
 import type { RestConfig } from './config';
 import { mib, ResponseLines, type LineStream } from './http-lines';
@@ -110,7 +110,7 @@ function checkCertificateAuthority(ca: unknown, host: string): void {
       try {
         new X509Certificate(block);
       } catch (err) {
-        problem = `a certificate in it does not parse (${err instanceof Error ? err.message : String(err)})`;
+        problem = `a certificate in it does not parse (${errorMessage(err)})`;
       }
     }
     if (problem) {
@@ -215,7 +215,7 @@ export class HttpClient {
     try {
       await this.config.kubeConfig.applyToHTTPSOptions(opts);
     } catch (err) {
-      const msg = err instanceof Error ? err.message : String(err);
+      const msg = errorMessage(err);
       // client-node refuses plain http unless insecure-skip-tls-verify is set, but only when building its
       // agent, after headers and auth are applied. There is no TLS to verify on http (kubectl and client-go
       // accept such kubeconfigs, e.g. the sandbox's), and this transport brings its own agent, so go on.

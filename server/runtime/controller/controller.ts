@@ -21,7 +21,7 @@ import {
 import { childContext, isDeadlineExceeded, whenAborted } from '../source/context';
 import { isSyncingSource, type Source, type SourceContext } from '../source/source';
 import { realClock, type Clock } from '../util/clock';
-import { errorMessage } from '../util/errors';
+import { errorMessage, isError } from '../util/errors';
 import { defaultNewQueue } from './default-queue';
 import { DEFAULT_CACHE_SYNC_TIMEOUT_MS, type ControllerOptions, type ControllerQueue, type NewQueue } from './options';
 import { handleResult, readResult } from './result-handling';
@@ -43,14 +43,19 @@ const usedNames = new WeakMap<Registry, Set<string>>();
 
 /** A thrown value that is a programming error rather than a returned error: Go's panic. */
 export function isPanic(err: unknown): boolean {
-  return (
-    !(err instanceof Error) ||
-    err instanceof TypeError ||
-    err instanceof ReferenceError ||
-    err instanceof RangeError ||
-    err instanceof SyntaxError ||
-    err instanceof EvalError
-  );
+  // A value whose prototype cannot even be read (a Proxy with a throwing getPrototypeOf) is no error: a panic.
+  if (!isError(err)) return true;
+  try {
+    return (
+      err instanceof TypeError ||
+      err instanceof ReferenceError ||
+      err instanceof RangeError ||
+      err instanceof SyntaxError ||
+      err instanceof EvalError
+    );
+  } catch {
+    return true;
+  }
 }
 
 export class Controller {

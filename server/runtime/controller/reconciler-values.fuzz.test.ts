@@ -29,6 +29,7 @@ const hostile: fc.Arbitrary<unknown> = fc
       },
     }),
     () => new Proxy({}, { get: boom }),
+    () => new Proxy({}, { getPrototypeOf: boom }),
     () => Symbol('thrown'),
     () => 10n,
     () => new Error('m'.repeat(1_000_000)),

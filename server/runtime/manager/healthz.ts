@@ -1,6 +1,7 @@
 // Ports controller-runtime pkg/healthz/healthz.go: named checks behind an aggregated endpoint and one
 // sub-path per check, answered as text/plain. Transport-free: the dashboard's server or the manager's
 // own probe server mounts handle().
+import { errorMessage } from '../util/errors';
 export type Checker = () => void | Promise<void>;
 
 export const CONTENT_TYPE = 'text/plain; charset=utf-8';
@@ -31,7 +32,7 @@ export class HealthzHandler {
         await check();
         return { status: 200, contentType: CONTENT_TYPE, body: 'ok' };
       } catch (err) {
-        const msg = err instanceof Error ? err.message : String(err);
+        const msg = errorMessage(err);
         return { status: 500, contentType: CONTENT_TYPE, body: `internal server error: ${msg}\n` };
       }
     }

@@ -1,5 +1,6 @@
 // A small structured logger in the spirit of logr (controller-runtime's log). Reconcilers get one with
 // the controller, request and reconcileID already attached as key/values.
+import { errorMessage } from '../util/errors';
 
 export type LogValues = Record<string, unknown>;
 
@@ -30,7 +31,7 @@ export class ConsoleLogger implements Logger {
   }
 
   error(err: unknown, msg: string, values?: LogValues): void {
-    console.error(msg, { ...this.values, ...values, error: err instanceof Error ? err.message : String(err) });
+    console.error(msg, { ...this.values, ...values, error: errorMessage(err) });
   }
 
   withValues(values: LogValues): Logger {

@@ -43,11 +43,7 @@ export const isTooManyRequests = (err: unknown): boolean => reasonOf(err)?.code 
 export class TerminalError extends Error {
   override readonly name = 'TerminalError';
   constructor(override readonly cause: unknown) {
-    super(
-      cause === undefined || cause === null
-        ? 'nil terminal error'
-        : `terminal error: ${cause instanceof Error ? cause.message : String(cause)}`,
-    );
+    super(cause === undefined || cause === null ? 'nil terminal error' : `terminal error: ${errorMessage(cause)}`);
   }
 }
 
@@ -67,12 +63,36 @@ export function isTerminalError(err: unknown): boolean {
   return false;
 }
 
-/** The message of anything thrown; never throws itself (a reconciler may throw anything at all). */
+/**
+ * The message of anything thrown; never throws itself. The one place a thrown value becomes text: a
+ * reconciler or a user's module may throw anything at all, including values that throw when looked at
+ * (a Proxy whose getPrototypeOf trap throws defeats even `instanceof`).
+ */
 export function errorMessage(err: unknown): string {
   try {
     return err instanceof Error ? String(err.message) : String(err);
   } catch {
-    // Object.create(null), a throwing toString or message getter, …
-    return `a thrown ${err === null ? 'null' : typeof err} that cannot be printed`;
+    return unprintable(err);
   }
+}
+
+/** `v instanceof Error`, false (not a throw) for a value whose prototype cannot be read. */
+export function isError(v: unknown): v is Error {
+  try {
+    return v instanceof Error;
+  } catch {
+    return false;
+  }
+}
+
+/** What can be said of a value that throws when printed: only what typeof and a guarded look tell. */
+function unprintable(err: unknown): string {
+  const type = err === null ? 'null' : typeof err;
+  let proto: string;
+  try {
+    proto = Reflect.getPrototypeOf(err as object) === null ? ' (it has no prototype)' : '';
+  } catch {
+    proto = ' (reading its prototype throws)';
+  }
+  return `a thrown ${type} that cannot be printed${proto}`;
 }
