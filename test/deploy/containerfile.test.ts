@@ -69,7 +69,7 @@ describe('deploy/Containerfile', () => {
       files: string[];
       bin: Record<string, string>;
     };
-    const shippedDirs = pkg.files.filter((f) => f.endsWith('/')).map((f) => f.replace(/\/$/, ''));
+    const shippedDirs = pkg.files.filter((f) => f.endsWith('/') && !f.startsWith('!')).map((f) => f.replace(/\/$/, ''));
     const copied = (runtime?.copies ?? []).flatMap((c) =>
       c.from ? [c.dest.replace(/^\.\//, '').replace(/\/$/, '')] : c.sources.filter((s) => !s.startsWith('package')),
     );

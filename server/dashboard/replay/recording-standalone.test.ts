@@ -2,7 +2,8 @@
 // late), it still replays to the live view, because it starts with the state instead of the oldest event the
 // ring still held. Before, such a recording replayed "0/2 informers synced", FIFO for RealFIFO, no handlers,
 // empty caches and an unknown reconciler.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { constants, gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -185,4 +186,37 @@ describe('a recording taken after the ring wrapped', () => {
       { numRuns: 25 },
     );
   });
+});
+
+describe('--record when events stop', () => {
+  it(
+    'flushes the last batch on its own, so a file read while the process is silent holds it',
+    { timeout: 60_000 },
+    async () => {
+      const events = hotLoopSession(5);
+      const session = liveSession(events.slice(0, 10), { capacity: 5000 });
+      const file = join(dir, 'silent.csrec');
+      // The writer's clock is fake and never moves again: only the writer's own timer can flush.
+      const writer = new RecordingWriter({
+        recorder: session.recorder,
+        file,
+        ...SOURCE,
+        clock: session.clock,
+        flushMs: 500,
+      });
+      feed(session, events.slice(10));
+      const readable = (): string => {
+        try {
+          return gunzipSync(readFileSync(file), { finishFlush: constants.Z_SYNC_FLUSH }).toString('utf8');
+        } catch {
+          return '';
+        }
+      };
+      const deadline = Date.now() + 30_000;
+      while (!readable().includes('"kind":"reconcile.end"') && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 20));
+      expect(readable()).toContain('"kind":"reconcile.end"');
+      await writer.close();
+    },
+  );
 });

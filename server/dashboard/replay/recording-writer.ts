@@ -113,16 +113,26 @@ export class RecordingWriter {
     this.lastSeq = last.seq;
     this.gzip.write(text);
     const now = this.clock.now();
-    if (now - this.lastFlush >= this.flushMs) {
-      this.lastFlush = now;
-      this.gzip.flush(constants.Z_SYNC_FLUSH);
-    }
+    if (now - this.lastFlush >= this.flushMs) this.flushNow(now);
+    // When events stop (an attached process killed), no later batch would flush this one: a timer does.
+    else this.flushTimer ??= setTimeout(() => this.flushNow(this.clock.now()), this.flushMs).unref();
+  }
+
+  private flushTimer: ReturnType<typeof setTimeout> | undefined;
+
+  private flushNow(now: number): void {
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
+    this.flushTimer = undefined;
+    if (this.closed) return;
+    this.lastFlush = now;
+    this.gzip.flush(constants.Z_SYNC_FLUSH);
   }
 
   /** Flushes what the recorder holds, then closes the file. Rejects if writing failed at any point. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.opts.recorder.flush();
+    if (this.flushTimer !== undefined) clearTimeout(this.flushTimer);
     this.closed = true;
     this.unsubscribe();
     if (this.dropped > 0) {
