@@ -177,6 +177,15 @@ export class Recorder implements Probe {
    * recording that starts at seq + 1 begins. When the ring no longer holds what follows seq, the oldest state
    * it can rebuild (later than asked; its seq says where).
    */
+  /**
+   * The oldest seq whose state can be rebuilt exactly (the oldest keyframe the ring still follows): a span
+   * asked to start earlier starts here, and its header's range says so.
+   */
+  oldestStateSeq(): number {
+    this.keyframes.dropBefore(this.ring.firstSeq ?? this.nextSeq);
+    return this.keyframes.first()?.seq ?? this.seq;
+  }
+
   stateAt(seq: number): Keyframe {
     const now = this.stateNow();
     if (seq >= now.seq) return now;
