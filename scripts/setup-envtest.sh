@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the envtest control-plane binaries (kube-apiserver, etcd, kubectl) from Go modules into a per-user
-# cache outside the repo, laid out like KUBEBUILDER_ASSETS. The module pins live in scripts/envtest-module/.
+# Builds the control-plane binaries (kube-apiserver, etcd, kube-controller-manager, kubectl) from Go modules
+# into a per-user cache outside the repo, laid out like KUBEBUILDER_ASSETS. The module pins live in
+# scripts/envtest-module/.
 #
 # Usage: scripts/setup-envtest.sh            # build what is missing, print the assets dir as the last stdout line
 #        KUBEBUILDER_ASSETS="$(scripts/setup-envtest.sh | tail -n1)"
@@ -54,7 +55,7 @@ stamp="$(cat "$mod_k8s/go.mod" "$mod_k8s/go.sum" "$mod_etcd/go.mod" "$mod_etcd/g
 have() { [ -x "$dest/$1" ] && [ "$(cat "$dest/.stamp-$1" 2>/dev/null)" = "$stamp" ]; }
 
 all_present() {
-  have etcd && have kube-apiserver && { [ $want_kubectl = 0 ] || have kubectl; }
+  have etcd && have kube-apiserver && have kube-controller-manager && { [ $want_kubectl = 0 ] || have kubectl; }
 }
 
 if [ "${ENVTEST_FORCE:-}" != 1 ] && all_present; then
@@ -107,10 +108,14 @@ log "GOCACHE=$GOCACHE GOMODCACHE=$("$GO" env GOMODCACHE)"
 
 build_one etcd "$mod_etcd" go.etcd.io/etcd/server/v3 "-s -w"
 build_one kube-apiserver "$mod_k8s" k8s.io/kubernetes/cmd/kube-apiserver "$ldflags" "selinux,notest,grpcnotrace"
+# The garbage collector, namespace lifecycle and workload controllers: `run --envtest` starts it beside the
+# API server so owner references and namespace deletion behave as on a cluster (--envtest=bare leaves it out).
+build_one kube-controller-manager "$mod_k8s" k8s.io/kubernetes/cmd/kube-controller-manager "$ldflags" \
+  "selinux,notest,grpcnotrace"
 if [ $want_kubectl = 1 ]; then
   build_one kubectl "$mod_k8s" k8s.io/kubernetes/cmd/kubectl "$ldflags" "selinux,notest,grpcnotrace"
 fi
 
 log "all built in $(($(date +%s) - started))s; binaries $(du -shc "$dest"/etcd "$dest"/kube-apiserver \
-  "$dest"/kubectl 2>/dev/null | tail -n1 | cut -f1), go build cache $(du -sh "$GOCACHE" | cut -f1)"
+  "$dest"/kube-controller-manager "$dest"/kubectl 2>/dev/null | tail -n1 | cut -f1), go build cache $(du -sh "$GOCACHE" | cut -f1)"
 printf '%s\n' "$dest"

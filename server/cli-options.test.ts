@@ -89,6 +89,13 @@ describe('parseCli', () => {
     expect(usageError(['serve'])).toMatch(/unexpected argument 'serve'/);
   });
 
+  it('--envtest starts kube-controller-manager too; --envtest=bare the API server and etcd alone', () => {
+    expect(dashboard(['--envtest']).cluster).toEqual({ mode: 'envtest' });
+    expect(dashboard(['run', 'c.ts', '--envtest=bare']).cluster).toEqual({ mode: 'envtest', bare: true });
+    expect(usageError(['--envtest=full'])).toMatch(/--envtest=full: --envtest takes no value .* or =bare/);
+    expect(usageError(['--envtest=bare', '--sandbox'])).toMatch(/choose one cluster/);
+  });
+
   it('--workload picks the demo churn; run starts with none, so only the user controller objects move', () => {
     expect(dashboard([]).workload).toBe('steady');
     expect(dashboard(['run', 'c.ts']).workload).toBe('none');

@@ -9,7 +9,8 @@ export type DemoControllerName = (typeof DEMO_CONTROLLERS)[number];
 
 export type ClusterChoice =
   | { mode: 'sandbox' }
-  | { mode: 'envtest' }
+  /** bare: the API server and etcd alone (--envtest=bare), without kube-controller-manager. */
+  | { mode: 'envtest'; bare?: boolean }
   | { mode: 'kubeconfig'; kubeconfig?: string; context?: string }
   | { mode: 'replay'; file: string; speed: ReplaySpeed };
 
@@ -105,7 +106,10 @@ Usage:
 
 Cluster (pick one; default: the embedded sandbox, even when you have a kubeconfig):
       --sandbox               run against the embedded sandbox API server (zero set-up)
-      --envtest               start a real kube-apiserver + etcd (binaries from scripts/setup-envtest.sh)
+      --envtest               start a real control plane: kube-apiserver, etcd and kube-controller-manager
+                              (garbage collector, namespace lifecycle, workload controllers), binaries from
+                              scripts/setup-envtest.sh; --envtest=bare: the API server and etcd alone, as
+                              controller-runtime's envtest runs them
       --kubeconfig FILE       connect to the cluster in FILE (read-only unless --allow-writes)
       --context NAME          the kubeconfig context to use (default: current-context); alone, it loads
                               the config as controller-runtime does: KUBECONFIG, in-cluster, ~/.kube/config
@@ -188,6 +192,25 @@ function parseSeconds(flag: string, value: string): number {
     );
   }
   return Math.round(n * 1000);
+}
+
+/**
+ * `--envtest=bare` is `--envtest` without the controller manager. parseArgs gives a boolean no value, so the
+ * one value it may carry is read here, and any other is refused by name.
+ */
+function envtestFlavour(argv: string[]): { args: string[]; envtestBare: boolean } {
+  let envtestBare = false;
+  const args = argv.map((a) => {
+    if (!a.startsWith('--envtest=')) return a;
+    if (a !== '--envtest=bare') {
+      throw new CliUsageError(
+        `${a}: --envtest takes no value (kube-apiserver, etcd and kube-controller-manager) or =bare (the API server and etcd alone)`,
+      );
+    }
+    envtestBare = true;
+    return '--envtest';
+  });
+  return { args, envtestBare };
 }
 
 function parsePort(flag: string, value: string | undefined, fallback: number): number {
@@ -278,9 +301,10 @@ export function parseCli(argv: string[]): CliOptions {
   if (argv[0] === 'attach') return parseAttach(argv.slice(1));
   if (argv[0] === 'adopt-go') return parseAdoptGo(argv.slice(1));
   const run = argv[0] === 'run';
+  const { args, envtestBare } = envtestFlavour(run ? argv.slice(1) : argv);
   const { values, positionals } = parse(() =>
     parseArgs({
-      args: run ? argv.slice(1) : argv,
+      args,
       strict: true,
       allowPositionals: true,
       options: {
@@ -346,7 +370,7 @@ export function parseCli(argv: string[]): CliOptions {
 
   let cluster: ClusterChoice;
   if (values.replay) cluster = { mode: 'replay', file: values.replay, speed: parseSpeed(values['replay-speed']) };
-  else if (values.envtest) cluster = { mode: 'envtest' };
+  else if (values.envtest) cluster = envtestBare ? { mode: 'envtest', bare: true } : { mode: 'envtest' };
   else if (values.sandbox) cluster = { mode: 'sandbox' };
   else if (values.kubeconfig || values.context || values['in-cluster'])
     cluster = { mode: 'kubeconfig', kubeconfig: values.kubeconfig, context: values.context };

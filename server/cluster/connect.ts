@@ -14,7 +14,8 @@ export type DemoWorkload = { rate?: number; paused?: boolean; profile?: ChurnPro
 
 export type ClusterRequest =
   | { mode: 'sandbox'; port?: number; workload?: DemoWorkload }
-  | { mode: 'envtest'; workload?: DemoWorkload }
+  /** bare: kube-apiserver and etcd alone; otherwise kube-controller-manager runs beside them. */
+  | { mode: 'envtest'; workload?: DemoWorkload; bare?: boolean }
   | { mode: 'kubeconfig'; kubeconfig?: string; context?: string; namespace?: string };
 
 export interface RunningCluster {
@@ -75,12 +76,13 @@ async function startEnvtest(
   req: Extract<ClusterRequest, { mode: 'envtest' }>,
   signal?: AbortSignal,
 ): Promise<RunningCluster> {
-  const plane = new ControlPlane();
+  const plane = new ControlPlane({ controllerManager: !req.bare });
   const info = await plane.start(signal);
   try {
     const config = getConfig({ kubeconfig: info.kubeconfigPath, argv: [], env: {} });
-    // No kubelet runs beside a bare kube-apiserver, so pods stay Pending there; the controllers still work.
-    const life = await startClusterLife({ config, workload: { rate: 2, ...req.workload } });
+    // No kubelet runs in either plane, so pods stay Pending; with kube-controller-manager its controllers
+    // run the workloads, and the built-in stand-ins only where it does not run.
+    const life = await startClusterLife({ config, workload: { rate: 2, ...req.workload }, builtins: !!req.bare });
     return {
       kind: 'envtest',
       name: 'envtest',

@@ -8,7 +8,7 @@ import { afterAll, expect, it } from 'vitest';
 import { describeEnvtest, useControlPlane } from '../../server/cluster/envtest/testing';
 import { newRestClient } from '../../server/runtime';
 import { SAMPLE_NAMESPACE } from '../../examples/crd-operator/sample';
-import { Website, type WebsiteObject } from '../../examples/crd-operator/website';
+import { Deployment, Website, type WebsiteObject } from '../../examples/crd-operator/website';
 import { defineCrdOperatorSuite } from './support/crd-operator-suite';
 import { eventually, runExample, type RunningExample } from './support/run-example';
 
@@ -20,7 +20,8 @@ describeEnvtest('crd-operator example on kube-apiserver', () => {
   }));
 });
 
-// `run … --envtest` as the README says it: controller-scope starts its own kube-apiserver + etcd.
+// `run … --envtest` as the README says it: controller-scope starts its own kube-apiserver, etcd and
+// kube-controller-manager, so owned objects are collected and Deployments get their ReplicaSets.
 describeEnvtest('crd-operator example with run --envtest', () => {
   let running: RunningExample | undefined;
   afterAll(async () => {
@@ -45,5 +46,34 @@ describeEnvtest('crd-operator example with run --envtest', () => {
     );
     expect(view.informers['example.controller-scope.dev/v1alpha1/Website']).toMatchObject({ synced: true });
     expect(r.cli.output()).toMatch(/cluster: envtest /);
+  });
+
+  it("runs kube-controller-manager: a Deployment gets its ReplicaSet, and a deleted site's objects are collected", async () => {
+    const r = running;
+    if (!r) throw new Error('the first test did not start the example');
+    const reader = newRestClient(r.config);
+    const ns = SAMPLE_NAMESPACE;
+    await eventually(async () => {
+      const rs = await reader.list({ apiVersion: 'apps/v1', kind: 'ReplicaSet' }, { namespace: ns });
+      return rs.items.some((x) =>
+        x.metadata.ownerReferences?.some((o) => o.kind === 'Deployment' && o.name === 'docs'),
+      );
+    }, "kube-controller-manager's deployment controller to create docs' ReplicaSet");
+    const site = await reader.get<WebsiteObject>(Website, { namespace: ns, name: 'docs' });
+    await reader.delete(site);
+    // Only the garbage collector deletes these: the operator removes its finalizer and nothing else.
+    for (const [type, name] of [
+      [{ apiVersion: 'v1', kind: 'ConfigMap' }, 'docs-content'],
+      [Deployment, 'docs'],
+    ] as const) {
+      await eventually(
+        async () => {
+          const left = await reader.list(type, { namespace: ns });
+          return !left.items.some((x) => x.metadata.name === name);
+        },
+        `the garbage collector to delete ${type.kind} ${ns}/${name}`,
+        120_000,
+      );
+    }
   });
 });

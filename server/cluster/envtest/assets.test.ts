@@ -36,11 +36,13 @@ describe('findAssets', () => {
     fakeBinary(dir, 'kube-apiserver');
     fakeBinary(dir, 'etcd');
     fakeBinary(dir, 'kubectl');
+    fakeBinary(dir, 'kube-controller-manager');
     const a = findAssets({ env: { KUBEBUILDER_ASSETS: dir, HOME: root } });
     expect(a).toMatchObject({
       kubeApiserver: join(dir, 'kube-apiserver'),
       etcd: join(dir, 'etcd'),
       kubectl: join(dir, 'kubectl'),
+      kubeControllerManager: join(dir, 'kube-controller-manager'),
     });
     expect(a.source).toContain('KUBEBUILDER_ASSETS');
   });
@@ -54,6 +56,7 @@ describe('findAssets', () => {
     expect(a.etcd).toBe(other);
     expect(a.kubeApiserver).toBe(join(dir, 'kube-apiserver'));
     expect(a.kubectl).toBeUndefined();
+    expect(a.kubeControllerManager).toBeUndefined();
   });
 
   it('prefers KUBEBUILDER_ASSETS over the assetsDir option', () => {

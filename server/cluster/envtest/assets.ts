@@ -11,6 +11,8 @@ export interface EnvtestAssets {
   etcd: string;
   /** Present only when a kubectl binary was found; nothing in the harness needs it. */
   kubectl?: string;
+  /** Present when found; a control plane started with its controller manager needs it. */
+  kubeControllerManager?: string;
   /** Where the binaries were looked up, for messages. */
   source: string;
 }
@@ -92,7 +94,9 @@ function incompleteCache(env: NodeJS.ProcessEnv): string {
     return 'empty';
   }
   const parts = entries.slice(-3).map((e) => {
-    const has = ['etcd', 'kube-apiserver', 'kubectl'].filter((b) => isExecutable(join(root, e, b)));
+    const has = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kubectl'].filter((b) =>
+      isExecutable(join(root, e, b)),
+    );
     const lacks = ['etcd', 'kube-apiserver'].filter((b) => !has.includes(b));
     return `${e} has ${has.join(', ') || 'nothing'}${lacks.length ? `, lacks ${lacks.join(', ')}` : ''}`;
   });
@@ -101,7 +105,7 @@ function incompleteCache(env: NodeJS.ProcessEnv): string {
 }
 
 /**
- * Resolves kube-apiserver, etcd and (optionally) kubectl. Throws EnvtestAssetsError naming every path tried
+ * Resolves kube-apiserver, etcd and (optionally) kube-controller-manager and kubectl. Throws EnvtestAssetsError naming every path tried
  * and how to build the binaries when a required one is missing.
  */
 export function findAssets(options: FindAssetsOptions = {}): EnvtestAssets {
@@ -126,6 +130,7 @@ export function findAssets(options: FindAssetsOptions = {}): EnvtestAssets {
   const apiserver = pick('TEST_ASSET_KUBE_APISERVER', 'kube-apiserver');
   const etcd = pick('TEST_ASSET_ETCD', 'etcd');
   const kubectl = pick('TEST_ASSET_KUBECTL', 'kubectl');
+  const kcm = pick('TEST_ASSET_KUBE_CONTROLLER_MANAGER', 'kube-controller-manager');
 
   const missing: string[] = [];
   if (!apiserver.path) missing.push(`kube-apiserver (looked at ${apiserver.tried})`);
@@ -133,5 +138,11 @@ export function findAssets(options: FindAssetsOptions = {}): EnvtestAssets {
   if (missing.length > 0 || !apiserver.path || !etcd.path) {
     throw new EnvtestAssetsError(`envtest binaries not found: ${missing.join('; ')}. ${SETUP_HINT}`);
   }
-  return { kubeApiserver: apiserver.path, etcd: etcd.path, kubectl: kubectl.path, source };
+  return {
+    kubeApiserver: apiserver.path,
+    etcd: etcd.path,
+    kubectl: kubectl.path,
+    kubeControllerManager: kcm.path,
+    source,
+  };
 }

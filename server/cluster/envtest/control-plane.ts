@@ -3,6 +3,8 @@
 // an admin kubeconfig, and a stop() that always takes both process groups and the temp dir down.
 //
 // Flags follow envtest's defaults plus two fixes for route-less hosts (see README.md beside this file).
+// Unlike envtest it can also start kube-controller-manager, so owner references are collected, namespaces
+// are finalized and the workload controllers run as on a cluster.
 
 import { mkdtemp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -39,6 +41,13 @@ export interface ControlPlaneOptions {
   apiServerFlags?: FlagOverrides;
   /** Extra or replaced etcd flags (name without dashes). */
   etcdFlags?: FlagOverrides;
+  /**
+   * Also start kube-controller-manager (garbage collector, namespace lifecycle, workload controllers,
+   * service accounts). Default false: envtest's plane, an API server that nothing but its clients acts on.
+   */
+  controllerManager?: boolean;
+  /** Extra or replaced kube-controller-manager flags (name without dashes). */
+  controllerManagerFlags?: FlagOverrides;
   /** Keep the temp dir (logs, certs, etcd data) after stop for debugging. Default CONTROLLER_SCOPE_ENVTEST_KEEP=1. */
   keepTmpDir?: boolean;
 }
@@ -51,11 +60,14 @@ export interface ControlPlaneInfo {
   /** PEM strings for clients that don't read kubeconfig files. */
   tls: { ca: string; cert: string; key: string };
   tmpDir: string;
-  pids: { etcd: number; kubeApiserver: number };
+  pids: { etcd: number; kubeApiserver: number; kubeControllerManager?: number };
   /** Wall time of the successful start(), certificates included. */
   startupMs: number;
-  /** Where the start-up time went, in ms: certificates, etcd healthy, apiserver ready, "default" namespace seen. */
-  phases: { pkiMs: number; etcdMs: number; apiServerMs: number; namespaceMs: number };
+  /**
+   * Where the start-up time went, in ms: certificates, etcd healthy, apiserver ready, "default" namespace
+   * seen, and the controller manager healthy when it runs.
+   */
+  phases: { pkiMs: number; etcdMs: number; apiServerMs: number; namespaceMs: number; controllerManagerMs?: number };
   /** Start-up attempts used (more than one only after a port clash). */
   attempts: number;
 }
@@ -92,7 +104,7 @@ export class ControlPlane {
   private readonly env: NodeJS.ProcessEnv;
   private readonly startTimeoutMs: number;
   private readonly stopTimeoutMs: number;
-  private procs: { etcd?: ManagedProcess; apiserver?: ManagedProcess } = {};
+  private procs: { etcd?: ManagedProcess; apiserver?: ManagedProcess; controllerManager?: ManagedProcess } = {};
   private tmpDir: string | undefined;
   private current: ControlPlaneInfo | undefined;
   private stopping: Promise<void> | undefined;
@@ -120,7 +132,8 @@ export class ControlPlane {
 
   /** The live process group ids (equal to the leaders' pids); empty when stopped. */
   pids(): number[] {
-    return [this.procs.etcd?.pid, this.procs.apiserver?.pid].filter((p): p is number => p !== undefined && p > 0);
+    const { etcd, apiserver, controllerManager } = this.procs;
+    return [etcd?.pid, apiserver?.pid, controllerManager?.pid].filter((p): p is number => p !== undefined && p > 0);
   }
 
   /**
@@ -163,7 +176,11 @@ export class ControlPlane {
             kubeconfig,
             tls,
             tmpDir,
-            pids: { etcd: this.procs.etcd?.pid ?? -1, kubeApiserver: this.procs.apiserver?.pid ?? -1 },
+            pids: {
+              etcd: this.procs.etcd?.pid ?? -1,
+              kubeApiserver: this.procs.apiserver?.pid ?? -1,
+              ...(this.procs.controllerManager ? { kubeControllerManager: this.procs.controllerManager.pid } : {}),
+            },
             startupMs: Date.now() - t0,
             phases: { pkiMs, ...urls.phases },
             attempts: attempt,
@@ -198,7 +215,7 @@ export class ControlPlane {
   ): Promise<{
     apiServerUrl: string;
     etcdUrl: string;
-    phases: { etcdMs: number; apiServerMs: number; namespaceMs: number };
+    phases: { etcdMs: number; apiServerMs: number; namespaceMs: number; controllerManagerMs?: number };
   }> {
     const host = '127.0.0.1';
     let mark = Date.now();
@@ -315,7 +332,75 @@ export class ControlPlane {
       intervalMs: 50,
       signal,
     });
-    return { apiServerUrl, etcdUrl, phases: { etcdMs, apiServerMs, namespaceMs: lap() } };
+    const namespaceMs = lap();
+    if (!this.options.controllerManager) return { apiServerUrl, etcdUrl, phases: { etcdMs, apiServerMs, namespaceMs } };
+    await this.startControllerManager({ assets, tmpDir, pki, tls, apiServerUrl, attempt, signal });
+    return { apiServerUrl, etcdUrl, phases: { etcdMs, apiServerMs, namespaceMs, controllerManagerMs: lap() } };
+  }
+
+  /**
+   * kube-controller-manager with the admin credentials (one identity for every controller, as
+   * --use-service-account-credentials=false does), serving /healthz on a free port with the API server's
+   * certificate so readiness is checked against our CA, and no leader election: it is the only one.
+   */
+  private async startControllerManager(at: {
+    assets: EnvtestAssets;
+    tmpDir: string;
+    pki: Awaited<ReturnType<typeof generatePki>>;
+    tls: { ca: string; cert: string; key: string };
+    apiServerUrl: string;
+    attempt: number;
+    signal?: AbortSignal;
+  }): Promise<void> {
+    const { assets, pki, tls } = at;
+    if (!assets.kubeControllerManager) {
+      throw new Error(
+        `kube-controller-manager not found beside kube-apiserver (binaries from ${assets.source}): ` +
+          'rebuild the cache with scripts/setup-envtest.sh, set TEST_ASSET_KUBE_CONTROLLER_MANAGER, ' +
+          'or start the API server alone (run --envtest=bare)',
+      );
+    }
+    const host = '127.0.0.1';
+    const port = await freePort(host);
+    const kubeconfig = join(at.tmpDir, `controller-manager-${at.attempt}.kubeconfig`);
+    const rendered = renderKubeconfig({ server: at.apiServerUrl, caPem: tls.ca, certPem: tls.cert, keyPem: tls.key });
+    await writeFile(kubeconfig, rendered, { mode: 0o600 });
+    const args = toArgs(
+      {
+        kubeconfig,
+        'authentication-kubeconfig': kubeconfig,
+        'authorization-kubeconfig': kubeconfig,
+        'bind-address': host,
+        'secure-port': String(port),
+        'tls-cert-file': pki.servingCert,
+        'tls-private-key-file': pki.servingKey,
+        'leader-elect': 'false',
+        // The token and root-CA publishers need the keys the API server verifies service accounts with.
+        'service-account-private-key-file': pki.saPrivateKey,
+        'root-ca-file': pki.caCert,
+      },
+      this.options.controllerManagerFlags,
+    );
+    const proc = new ManagedProcess({
+      name: 'kube-controller-manager',
+      command: assets.kubeControllerManager,
+      args,
+      logFile: join(at.tmpDir, 'kube-controller-manager.log'),
+      env: this.env,
+    });
+    this.procs.controllerManager = proc;
+    await pollUntilReady({
+      describe: `kube-controller-manager https://${host}:${port}/healthz`,
+      probe: async () => {
+        const r = await httpCall(`https://${host}:${port}/healthz`, { tls: { ca: tls.ca }, timeoutMs: 5_000 });
+        if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 300)}`);
+        return true;
+      },
+      watch: [this.procs.etcd, this.procs.apiserver, proc].filter((p): p is ManagedProcess => p !== undefined),
+      timeoutMs: this.startTimeoutMs,
+      intervalMs: 100,
+      signal: at.signal,
+    });
   }
 
   /**
@@ -356,16 +441,17 @@ export class ControlPlane {
   }
 
   private logTails(): string {
-    return [this.procs.etcd, this.procs.apiserver]
+    return [this.procs.etcd, this.procs.apiserver, this.procs.controllerManager]
       .filter((p): p is ManagedProcess => p !== undefined)
       .map((p) => `--- ${p.name} log (${p.logFile}), last lines ---\n${p.logTail(30) || '(empty)'}`)
       .join('\n');
   }
 
   private async stopProcesses(): Promise<void> {
-    const { etcd, apiserver } = this.procs;
+    const { etcd, apiserver, controllerManager } = this.procs;
     this.procs = {};
-    // The apiserver first, so it does not log a storm of etcd connection errors while shutting down.
+    // Clients before servers: each would log a storm of connection errors while the one it talks to stops.
+    if (controllerManager) await controllerManager.stop(this.stopTimeoutMs);
     if (apiserver) await apiserver.stop(this.stopTimeoutMs);
     if (etcd) await etcd.stop(this.stopTimeoutMs);
   }
@@ -377,7 +463,7 @@ export class ControlPlane {
     if (dir && !keep) await rm(dir, { recursive: true, force: true });
   }
 
-  /** Stops both process groups (SIGTERM, then SIGKILL) and removes the temp dir. Idempotent. */
+  /** Stops every process group (SIGTERM, then SIGKILL) and removes the temp dir. Idempotent. */
   stop(): Promise<void> {
     this.stopping ??= (async () => {
       try {

@@ -29,13 +29,18 @@ export interface ClusterLifeOptions {
   workload?: { profile?: ChurnProfile; rate?: number; paused?: boolean; namespace?: string };
   nodes?: Omit<NodeSimulatorOptions, 'store' | 'clock'>;
   clock?: Clock;
+  /**
+   * Run the built-in controllers. Default true; false where a real kube-controller-manager runs them, so
+   * no Deployment is reconciled by two controllers at once.
+   */
+  builtins?: boolean;
 }
 
 export interface ClusterLife {
   readonly workload: WorkloadGenerator;
   readonly nodes?: NodeSimulator;
-  /** The manager running the built-in controllers (not shown on the dashboard). */
-  readonly controllers: Manager;
+  /** The manager running the built-in controllers (not shown on the dashboard); absent with builtins: false. */
+  readonly controllers?: Manager;
   stop(): Promise<void>;
 }
 
@@ -82,7 +87,7 @@ export async function startClusterControllers(opts: ClusterControllersOptions): 
 }
 
 export async function startClusterLife(opts: ClusterLifeOptions): Promise<ClusterLife> {
-  const cluster = await startClusterControllers(opts);
+  const cluster = opts.builtins === false ? undefined : await startClusterControllers(opts);
   const workload = new WorkloadGenerator({
     target: opts.store ? storeTarget(opts.store) : clientTarget(newRestClient(opts.config)),
     ...opts.workload,
@@ -91,11 +96,11 @@ export async function startClusterLife(opts: ClusterLifeOptions): Promise<Cluste
   await workload.start();
   return {
     workload,
-    ...(cluster.nodes ? { nodes: cluster.nodes } : {}),
-    controllers: cluster.controllers,
+    ...(cluster?.nodes ? { nodes: cluster.nodes } : {}),
+    ...(cluster ? { controllers: cluster.controllers } : {}),
     async stop() {
       workload.stop();
-      await cluster.stop();
+      await cluster?.stop();
     },
   };
 }
