@@ -151,7 +151,7 @@ func (b *Builder) Build(r reconcile.Reconciler) (controller.Controller, error) {
 		up = up.WithEventFilter(&tapPredicate{s: b.s, ctrl: &b.ctrlName, name: typeName(p), gvks: gvks, inner: p})
 	}
 	if b.forObj != nil {
-		up = up.Watches(b.forObj, &tapHandler{s: b.s, ctrl: name, name: "EnqueueRequestForObject", causeType: "event", gvks: gvks, inner: &handler.EnqueueRequestForObject{}}, forAsWatches(b.forOpts)...)
+		up = up.Watches(b.forObj, &tapHandler{s: b.s, ctrl: name, name: "EnqueueRequestForObject", causeType: "event", gvks: gvks, inner: &handler.EnqueueRequestForObject{}}, b.tapPredicateOptions(forAsWatches(b.forOpts), "EnqueueRequestForObject", gvks)...)
 	}
 	for _, o := range b.owns {
 		var ownerOpts []handler.OwnerOption
@@ -170,7 +170,7 @@ func (b *Builder) Build(r reconcile.Reconciler) (controller.Controller, error) {
 			ownerOpts = append(ownerOpts, handler.OnlyControllerOwner())
 		}
 		h := handler.EnqueueRequestForOwner(b.mgr.GetScheme(), b.mgr.GetRESTMapper(), b.forObj, ownerOpts...)
-		up = up.Watches(o.obj, &tapHandler{s: b.s, ctrl: name, name: "EnqueueRequestForOwner", causeType: "owner", ownerKind: forGVK.Kind, gvks: gvks, inner: h}, wopts...)
+		up = up.Watches(o.obj, &tapHandler{s: b.s, ctrl: name, name: "EnqueueRequestForOwner", causeType: "owner", ownerKind: forGVK.Kind, gvks: gvks, inner: h}, b.tapPredicateOptions(wopts, "EnqueueRequestForOwner", gvks)...)
 	}
 	for _, w := range b.watches {
 		hname := typeName(w.h)
@@ -181,7 +181,7 @@ func (b *Builder) Build(r reconcile.Reconciler) (controller.Controller, error) {
 		case strings.Contains(strings.ToLower(hname), "map"):
 			cause = "mapped"
 		}
-		up = up.Watches(w.obj, &tapHandler{s: b.s, ctrl: name, name: hname, causeType: cause, gvks: gvks, inner: w.h}, w.opts...)
+		up = up.Watches(w.obj, &tapHandler{s: b.s, ctrl: name, name: hname, causeType: cause, gvks: gvks, inner: w.h}, b.tapPredicateOptions(w.opts, hname, gvks)...)
 	}
 	c, err := up.Build(&tappedReconciler{s: b.s, name: name, inner: r, queue: slot.get})
 	if err != nil {

@@ -110,16 +110,23 @@ func (c *causeQueue) AddWithOpts(o priorityqueue.AddOpts, items ...reconcile.Req
 
 // tapPredicate reports the events a WithEventFilter predicate rejects (they never reach a handler).
 type tapPredicate struct {
-	s     *Scope
-	ctrl  *string
-	name  string
-	gvks  *gvkCache
-	inner predicate.Predicate
+	s    *Scope
+	ctrl *string
+	name string
+	// handler names the watch a WithPredicates predicate belongs to; empty for WithEventFilter's, which
+	// every watch runs.
+	handler string
+	gvks    *gvkCache
+	inner   predicate.Predicate
 }
 
 func (p *tapPredicate) filtered(eventType string, obj client.Object, pass bool) bool {
 	if !pass && obj != nil {
-		p.s.emit(protocol.HandlerEventEvent{Controller: *p.ctrl, Handler: "WithEventFilter", EventType: eventType, Ref: refOf(obj, p.gvks.of(obj)), Keys: []string{}, FilteredBy: p.name})
+		h := p.handler
+		if h == "" {
+			h = "WithEventFilter"
+		}
+		p.s.emit(protocol.HandlerEventEvent{Controller: *p.ctrl, Handler: h, EventType: eventType, Ref: refOf(obj, p.gvks.of(obj)), Keys: []string{}, FilteredBy: p.name})
 	}
 	return pass
 }

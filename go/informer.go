@@ -33,6 +33,7 @@ type informerTap struct {
 	started   time.Time
 	size      atomic.Int64
 	inf       toolscache.SharedIndexInformer
+	fifo      fifoShadow
 }
 
 func (s *Scope) informerTap(id string, obj runtime.Object) *informerTap {
@@ -175,41 +176,47 @@ func (s *Scope) watchError(r *toolscache.Reflector, err error) {
 	t.transition(protocol.ReflectorStateBackoff, reason)
 }
 
-// attach adds the side handler (adds, updates, deletes with their RVs, tombstones) and follows the sync.
+// attach adds the side handler (adds, updates, deletes with their RVs, tombstones; each a popped delta) and
+// the transform that sees each delta queued. A transform set later (controller-runtime always sets one) is
+// wrapped by tappedInformer.SetTransform.
 func (t *informerTap) attach(inf toolscache.SharedIndexInformer) {
 	t.inf = inf
+	_ = inf.SetTransform(t.transform(nil))
 	_, _ = inf.AddEventHandler(toolscache.ResourceEventHandlerFuncs{
-		AddFunc: func(obj any) { t.stored("add", obj, 1) },
+		AddFunc: func(obj any) { t.stored("add", obj, 1, false) },
 		UpdateFunc: func(_, obj any) {
-			t.stored("update", obj, 0)
+			t.stored("update", obj, 0, false)
 		},
 		DeleteFunc: func(obj any) {
-			if tomb, ok := obj.(toolscache.DeletedFinalStateUnknown); ok {
+			tomb, isTomb := obj.(toolscache.DeletedFinalStateUnknown)
+			if isTomb {
 				obj = tomb.Obj
 			}
-			t.stored("delete", obj, -1)
+			t.stored("delete", obj, -1, isTomb)
 		},
 	})
 }
 
-func (t *informerTap) stored(op string, obj any, delta int64) {
+func (t *informerTap) stored(op string, obj any, delta int64, tombstone bool) {
 	m, err := meta.Accessor(obj)
 	if err != nil {
 		return
 	}
+	// processDeltas pops the delta, writes the indexer, then notifies: the same order here.
+	t.popped(m, op, tombstone)
 	size := t.size.Add(delta)
-	key := m.GetName()
-	if ns := m.GetNamespace(); ns != "" {
-		key = ns + "/" + key
-	}
-	ref := protocol.ObjectRef{GVK: t.id, Namespace: m.GetNamespace(), Name: m.GetName(), UID: string(m.GetUID()), ResourceVersion: m.GetResourceVersion()}
-	t.s.emit(protocol.IndexerUpdateEvent{Informer: t.id, Op: op, Key: key, Ref: ref, Size: int(size)})
+	t.s.emit(protocol.IndexerUpdateEvent{Informer: t.id, Op: op, Key: objectKey(m), Ref: t.ref(m), Size: int(size)})
 }
 
 // tappedInformer reports the informer's start and stop and its sync.
 type tappedInformer struct {
 	toolscache.SharedIndexInformer
 	tap *informerTap
+}
+
+// SetTransform keeps the tap's transform around the one given, so queued deltas are still seen.
+func (i *tappedInformer) SetTransform(f toolscache.TransformFunc) error {
+	return i.SharedIndexInformer.SetTransform(i.tap.transform(f))
 }
 
 func (i *tappedInformer) Run(stop <-chan struct{}) {

@@ -38,6 +38,7 @@ func (l *tapLW) Watch(o metav1.ListOptions) (watch.Interface, error) {
 func (l *tapLW) ListWithContext(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 	t := l.tap
 	if o.Continue == "" {
+		t.forgetHanded()
 		t.beginList(o.ResourceVersion, "list")
 	}
 	start := t.s.cfg.Now()
@@ -49,6 +50,8 @@ func (l *tapLW) ListWithContext(ctx context.Context, o metav1.ListOptions) (runt
 func (l *tapLW) WatchWithContext(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
 	t := l.tap
 	streaming := o.SendInitialEvents != nil && *o.SendInitialEvents
+	// The reflector reads no earlier watch any more: what it was handed there and did not take is not coming.
+	t.forgetHanded()
 	if streaming {
 		t.beginList(o.ResourceVersion, "watchList")
 	} else {
@@ -145,8 +148,9 @@ func (t *informerTap) watchEvent(ev watch.Event, streaming *bool) string {
 		if !ok {
 			return ""
 		}
-		ref := protocol.ObjectRef{GVK: t.id, Namespace: obj.GetNamespace(), Name: obj.GetName(), UID: string(obj.GetUID()), ResourceVersion: obj.GetResourceVersion()}
-		t.s.emit(protocol.ReflectorWatchEventEvent{Informer: t.id, Type: string(ev.Type), Ref: ref})
+		t.s.emit(protocol.ReflectorWatchEventEvent{Informer: t.id, Type: string(ev.Type), Ref: t.ref(obj)})
+		// Before the event is sent on, so the reflector cannot queue it before it is known.
+		t.handing(ev.Type, objectKey(obj), obj.GetResourceVersion(), *streaming)
 		if *streaming {
 			t.countStreamed()
 		}

@@ -325,6 +325,8 @@ type FIFODeltaEvent struct {
 	QueueLength int `json:"queueLength"`
 	// Set when the object is a DeletedFinalStateUnknown tombstone.
 	Tombstone bool `json:"tombstone,omitempty"`
+	// Set when the queue is followed from outside (a Go process): FIFO_SHADOW_NOTE says what that means.
+	Shadow bool `json:"shadow,omitempty"`
 }
 
 // KindFIFODelta is the wire kind of FIFODeltaEvent.
@@ -347,9 +349,12 @@ type FIFOPopEvent struct {
 	Key         MetaNamespaceKey `json:"key"`
 	Deltas      []DeltaType      `json:"deltas"`
 	QueueLength int              `json:"queueLength"`
-	DurationMs  float64          `json:"durationMs"`
-	Requeued    bool             `json:"requeued,omitempty"`
-	Error       string           `json:"error,omitempty"`
+	// How long processing the popped deltas took; absent when that cannot be seen (shadow).
+	DurationMs float64 `json:"durationMs,omitempty"`
+	Requeued   bool    `json:"requeued,omitempty"`
+	Error      string  `json:"error,omitempty"`
+	// Set when the queue is followed from outside (a Go process): FIFO_SHADOW_NOTE says what that means.
+	Shadow bool `json:"shadow,omitempty"`
 }
 
 // KindFIFOPop is the wire kind of FIFOPopEvent.

@@ -115,7 +115,20 @@ export interface FifoDeltaEvent {
   queueLength: number;
   /** Set when the object is a DeletedFinalStateUnknown tombstone. */
   tombstone?: boolean;
+  /** Set when the queue is followed from outside (a Go process): FIFO_SHADOW_NOTE says what that means. */
+  shadow?: boolean;
 }
+
+/**
+ * What a shadow queue's events mean, for the panel to say: client-go keeps a Go informer's queue private, so
+ * the bridge follows it from outside.
+ */
+export const FIFO_SHADOW_NOTE =
+  'Followed from outside the Go process’s queue: a delta is seen entering when the informer’s transform runs ' +
+  'for it (under the queue’s lock, its type taken from the watch event the reflector was handed) and leaving ' +
+  'when the store’s side handler hears of it, which can be later than the pop. Types and order are exact; ' +
+  'pending counts can run ahead of the real queue by that delay, and processing times are not known. ' +
+  'Tombstones and Sync deltas skip the transform: they show when popped.';
 
 export interface FifoPopEvent {
   kind: 'fifo.pop';
@@ -123,9 +136,12 @@ export interface FifoPopEvent {
   key: MetaNamespaceKey;
   deltas: DeltaType[];
   queueLength: number;
-  durationMs: number;
+  /** How long processing the popped deltas took; absent when that cannot be seen (shadow). */
+  durationMs?: number;
   requeued?: boolean;
   error?: string;
+  /** Set when the queue is followed from outside (a Go process): FIFO_SHADOW_NOTE says what that means. */
+  shadow?: boolean;
 }
 
 export interface IndexerUpdateEvent {

@@ -292,6 +292,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       return;
     }
     case 'fifo.delta': {
+      if (ev.shadow && !inf.fifoShadow) inf.fifoShadow = true;
       const c = d.child(inf, 'counters');
       countIn(d.child(c, 'deltas'), ev.delta);
       if (ev.tombstone) c.tombstones++;
@@ -319,6 +320,7 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       return;
     }
     case 'fifo.pop': {
+      if (ev.shadow && !inf.fifoShadow) inf.fifoShadow = true;
       const c = d.child(inf, 'counters');
       c.pops++;
       if (ev.error) c.popErrors++;

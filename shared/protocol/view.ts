@@ -177,6 +177,8 @@ export interface InformerView {
   stateSince: number;
   stateReason: string;
   fifo?: 'DeltaFIFO' | 'RealFIFO';
+  /** Set once a queue event came from outside the queue (a Go process): FIFO_SHADOW_NOTE says what it means. */
+  fifoShadow?: boolean;
   /** How its last successful (re)list got the state: a LIST, or a WatchList stream; absent when not reported. */
   listMethod?: ListMethod;
   started: boolean;

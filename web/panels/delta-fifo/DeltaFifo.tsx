@@ -12,6 +12,7 @@ import { fmtClockMs, fmtCount, fmtDuration } from '../../components/format';
 import { focusInformer, informerIds, seriesRate } from '../focus';
 import type { PanelProps } from '../types';
 import { deltaMix, fifoSeries, pendingRows, recentPops } from './delta-fifo-series';
+import { FIFO_SHADOW_NOTE } from '../../../shared/protocol/events-cache';
 
 export function DeltaFifo({ view, route, now }: PanelProps) {
   const inf = focusInformer(view, route);
@@ -37,6 +38,11 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
         }
         focus={{ panel: 'delta-fifo', field: 'informer', value: inf.id, options: informerIds(view) }}
       />
+      {inf.fifoShadow && (
+        <p className="dim" data-testid="fifo-shadow-note" style={{ fontSize: 12, margin: '0 0 10px' }}>
+          {FIFO_SHADOW_NOTE}
+        </p>
+      )}
       <Stats>
         <Stat label="Queue length" value={fmtCount(inf.fifoLength)} hint="keys waiting to be popped" />
         <Stat

@@ -32,7 +32,8 @@ export interface PopRow {
   key: string;
   deltas: DeltaType[];
   queueLength: number;
-  durationMs: number;
+  /** Absent when the processing time cannot be seen (a queue followed from outside). */
+  durationMs?: number;
   requeued: boolean;
   error?: string;
 }
@@ -49,9 +50,9 @@ export function recentPops(log: readonly StampedEvent[], informer: string, limit
       key: ev.key,
       deltas: ev.deltas,
       queueLength: ev.queueLength,
-      durationMs: ev.durationMs,
       requeued: ev.requeued ?? false,
     };
+    if (ev.durationMs !== undefined) row.durationMs = ev.durationMs;
     if (ev.error !== undefined) row.error = ev.error;
     out.push(row);
   }
