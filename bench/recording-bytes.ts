@@ -114,7 +114,7 @@ export async function benchRecordingBytes(events: number): Promise<RecordingByte
     const bounds = recorder.ringBounds();
     const recFile = join(dir, 'rec.csrec');
     const fromSeq = Math.max(bounds.firstSeq, bounds.lastSeq - Math.floor(events / 2));
-    writeFileSync(recFile, await exportRecording(recorder, source, { fromSeq }, Date.now()));
+    writeFileSync(recFile, (await exportRecording(recorder, source, { fromSeq }, Date.now())).body);
     unsubscribe();
     const files = [await describeFile('record', recordFile), await describeFile('rec', recFile)];
     return { startedAtSeq, ringFirstSeqAtStart, files, eventsPerSecond: (recorder.seq - startedAtSeq) / seconds };

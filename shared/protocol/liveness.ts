@@ -11,7 +11,16 @@ export interface Liveness {
   since?: number;
   /** Why, in words a panel can show. */
   reason?: string;
+  /** What a gone part's numbers can no longer promise, in words a panel can show beside them. */
+  caveat?: string;
 }
+
+/**
+ * A process that dies (kill -9, a crash) sends no last events: a reconcile it had started or a write it had
+ * made just before may never reach the dashboard. So its totals are a lower bound, never an overcount.
+ */
+export const GONE_COUNTS_CAVEAT =
+  'its counts end at the last event it sent: work it had begun when it went may be missing from them';
 
 const ALIVE: Liveness = { state: 'alive' };
 
@@ -21,7 +30,12 @@ export function partLiveness(v: RuntimeView, part: { process?: string; incarnati
   const p = lookup(v.processes, part.process);
   if (!p) return ALIVE;
   if (p.state === 'gone') {
-    return { state: 'gone', since: p.since, reason: `process ${p.process} is gone${p.reason ? `: ${p.reason}` : ''}` };
+    return {
+      state: 'gone',
+      since: p.since,
+      reason: `process ${p.process} is gone${p.reason ? `: ${p.reason}` : ''}`,
+      caveat: GONE_COUNTS_CAVEAT,
+    };
   }
   if (part.incarnation !== undefined && part.incarnation < p.incarnation) {
     return { state: 'stale', since: p.since, reason: `from an earlier run of process ${p.process}, which restarted` };

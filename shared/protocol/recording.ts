@@ -16,6 +16,13 @@ import type { RuntimeView, ViewLimits } from './view';
 
 export const RECORDING_FORMAT = 'controller-scope/recording';
 
+/**
+ * Response headers of GET /api/recording: the seqs the file really holds. A span asked to start before the
+ * oldest state the server can rebuild starts later; the viewer says so instead of letting it pass unseen.
+ */
+export const RECORDING_FROM_SEQ_HEADER = 'X-Recording-From-Seq';
+export const RECORDING_TO_SEQ_HEADER = 'X-Recording-To-Seq';
+
 /** 1: plain JSON lines, header then events. 2: gzip, header, the start state, events and keyframes. */
 export const RECORDING_VERSION = 2;
 

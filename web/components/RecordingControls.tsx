@@ -4,6 +4,7 @@
 // the button says so. Neither ever stops a viewer's stream.
 import { useState } from 'react';
 import type { RecordingState } from '../../shared/protocol/commands';
+import { RECORDING_FROM_SEQ_HEADER } from '../../shared/protocol/recording';
 import { useStore, useStoreState } from '../client/hooks';
 import { tokenFromPage } from '../client/connection';
 import { fmtCount, fmtDuration } from './format';
@@ -23,32 +24,73 @@ interface Span {
   startedAt: number;
 }
 
+/**
+ * What to tell the viewer about a saved span: nothing when it holds what was asked; otherwise how much of
+ * its start the server could no longer rebuild (its buffer had moved on), so a shorter file is not a surprise.
+ */
+export function recordingNotice(askedFromSeq: number, heldFromSeq: number | undefined): string | undefined {
+  if (heldFromSeq === undefined || !Number.isSafeInteger(heldFromSeq) || heldFromSeq <= askedFromSeq) return undefined;
+  const lost = heldFromSeq - askedFromSeq;
+  return (
+    `The recording starts ${fmtCount(lost)} event${lost === 1 ? '' : 's'} after you pressed Rec (at seq ${heldFromSeq}): ` +
+    'the server no longer held the state from before them. Record shorter spans, or start the server with ' +
+    'a larger --ring-bytes, to keep the whole span.'
+  );
+}
+
+/** Fetches the span and hands it to the browser as a download; resolves with the first seq it holds. */
+async function downloadSpan(url: string): Promise<number | undefined> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`the server refused the recording: ${res.status} ${await res.text()}`);
+  const held = res.headers.get(RECORDING_FROM_SEQ_HEADER);
+  const name = /filename="([^"]+)"/.exec(res.headers.get('content-disposition') ?? '')?.[1] ?? 'recording.csrec';
+  const href = URL.createObjectURL(await res.blob());
+  const a = document.createElement('a');
+  a.href = href;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  URL.revokeObjectURL(href);
+  return held === null ? undefined : Number(held);
+}
+
 export function ViewerRecording({ now }: { now: number }) {
   const store = useStore();
   const [span, setSpan] = useState<Span | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
   // The live seq, not the frozen one: freezing the display does not stop a recording.
   const seq = useStoreState(() => store.liveView.lastSeq);
   if (!span) {
     return (
-      <button
-        type="button"
-        className="btn small"
-        title="Record from now on, for you only: on stop, the span downloads as a file controller-scope --replay opens. Nobody else is affected."
-        onClick={() => setSpan({ fromSeq: seq + 1, startedAt: Date.now() })}
-        data-testid="viewer-record"
-      >
-        <span className="err">●</span> Rec
-      </button>
+      <>
+        <button
+          type="button"
+          className="btn small"
+          title="Record from now on, for you only: on stop, the span downloads as a file controller-scope --replay opens. Nobody else is affected."
+          onClick={() => {
+            setNotice(undefined);
+            setSpan({ fromSeq: seq + 1, startedAt: Date.now() });
+          }}
+          data-testid="viewer-record"
+        >
+          <span className="err">●</span> Rec
+        </button>
+        {notice && (
+          <span className="warn" role="status" aria-label={notice} data-testid="viewer-record-notice" title={notice}>
+            ⚠ {notice.startsWith('Could not') ? 'not saved' : 'saved a shorter span'}
+          </span>
+        )}
+      </>
     );
   }
   const stop = () => {
     setSpan(undefined);
-    const a = document.createElement('a');
-    a.href = recordingUrl(document.baseURI, span.fromSeq, seq, tokenFromPage());
-    a.download = '';
-    document.body.appendChild(a);
-    a.click();
-    a.remove();
+    const asked = span.fromSeq;
+    downloadSpan(recordingUrl(document.baseURI, asked, seq, tokenFromPage())).then(
+      (held) => setNotice(recordingNotice(asked, held)),
+      (err: unknown) => setNotice(`Could not save the recording: ${(err as Error).message}`),
+    );
   };
   return (
     <button

@@ -37,7 +37,9 @@ export function eventFields(o: KubeObject): Record<string, string> {
     'involvedObject.fieldPath': str(io.fieldPath),
     reason: str(o.reason),
     reportingComponent: str(o.reportingComponent),
-    source: str(source.component),
+    // As kube-apiserver's event strategy: an Event written through events.k8s.io has no source.component,
+    // so `source=` matches its reporting controller instead.
+    source: str(source.component) || str(o.reportingComponent),
     type: str(o.type),
   };
 }

@@ -447,4 +447,33 @@ describe('events', () => {
     ]);
     expect(seen).toEqual(['ADDED e1', 'ADDED e2']);
   });
+
+  it("finds an events.k8s.io Event by core's source= through its reporting controller", () => {
+    const { s } = sandbox();
+    const CORE = { apiVersion: 'v1', kind: 'Event' };
+    s.store.create({
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'new', namespace: 'default' },
+      regarding: { kind: 'Pod', name: 'p' },
+      reason: 'Started',
+      type: 'Normal',
+      reportingController: 'kubelet',
+      reportingInstance: 'node-1',
+      action: 'Start',
+      eventTime: '2026-01-01T00:00:00.000000Z',
+    });
+    s.store.create({ ...CORE, metadata: { name: 'old', namespace: 'default' }, source: { component: 'kubelet' } });
+    s.store.create({
+      ...CORE,
+      metadata: { name: 'both', namespace: 'default' },
+      source: { component: 'scheduler' },
+      reportingComponent: 'kubelet',
+    });
+    const names = (fs: string) =>
+      s.store.list(CORE, { namespace: 'default', fieldSelector: fs }).map((e) => e.metadata.name);
+    expect(names('source=kubelet')).toEqual(['new', 'old']);
+    // source.component, when set, is the one matched.
+    expect(names('source=scheduler')).toEqual(['both']);
+  });
 });

@@ -173,11 +173,6 @@ export class Recorder implements Probe {
   }
 
   /**
-   * The state right after seq, rebuilt from the nearest keyframe and the ring's events: where a viewer's
-   * recording that starts at seq + 1 begins. When the ring no longer holds what follows seq, the oldest state
-   * it can rebuild (later than asked; its seq says where).
-   */
-  /**
    * The oldest seq whose state can be rebuilt exactly (the oldest keyframe the ring still follows): a span
    * asked to start earlier starts here, and its header's range says so.
    */
@@ -186,6 +181,11 @@ export class Recorder implements Probe {
     return this.keyframes.first()?.seq ?? this.seq;
   }
 
+  /**
+   * The state right after seq, rebuilt from the nearest keyframe and the ring's events: where a viewer's
+   * recording that starts at seq + 1 begins. When the ring no longer holds what follows seq, the oldest state
+   * it can rebuild (later than asked; its seq says where).
+   */
   stateAt(seq: number): Keyframe {
     const now = this.stateNow();
     if (seq >= now.seq) return now;

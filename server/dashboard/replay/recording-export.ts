@@ -54,6 +54,16 @@ export function exportLines(
   range: ExportRange,
   createdAt: number,
 ): string {
+  return exportSpan(recorder, source, range, createdAt).text;
+}
+
+/** The span a recording holds: later than asked when the recorder can no longer rebuild the asked start. */
+export interface ExportedSpan {
+  text: string;
+  range: { fromSeq: number; toSeq: number };
+}
+
+function exportSpan(recorder: Recorder, source: RecordingSource, range: ExportRange, createdAt: number): ExportedSpan {
   const bounds = recorder.ringBounds();
   const toSeq = Math.min(range.toSeq ?? bounds.lastSeq, bounds.lastSeq);
   const fromSeq = Math.min(range.fromSeq ?? bounds.firstSeq, toSeq + 1);
@@ -81,15 +91,16 @@ export function exportLines(
       if (frame.seq === ev.seq) parts.push(stateLine('keyframe', frame));
     }
   }
-  return parts.join('');
+  return { text: parts.join(''), range: header.range ?? { fromSeq, toSeq } };
 }
 
-/** The recording file's bytes: exportLines, gzipped. */
+/** The recording file's bytes (exportLines, gzipped) and the span they hold. */
 export async function exportRecording(
   recorder: Recorder,
   source: RecordingSource,
   range: ExportRange,
   createdAt: number,
-): Promise<Buffer> {
-  return gzipAsync(exportLines(recorder, source, range, createdAt));
+): Promise<{ body: Buffer; range: ExportedSpan['range'] }> {
+  const span = exportSpan(recorder, source, range, createdAt);
+  return { body: await gzipAsync(span.text), range: span.range };
 }

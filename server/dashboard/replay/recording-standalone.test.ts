@@ -94,7 +94,7 @@ describe('a recording taken after the ring wrapped', () => {
     expect(rec.ringBounds().firstSeq).toBeGreaterThan(1000);
     const file = join(dir, 'rec.csrec');
     const fromSeq = rec.seq - 200;
-    writeFileSync(file, await exportRecording(rec, SOURCE, { fromSeq, keyframeEvery: 1 }, 0));
+    writeFileSync(file, (await exportRecording(rec, SOURCE, { fromSeq, keyframeEvery: 1 }, 0)).body);
 
     const replay = await openReplay({ file, clock: new FakeClock(0), autoplay: false });
     expect(replay.recording.header.range).toEqual({ fromSeq, toSeq: rec.seq });
@@ -156,37 +156,42 @@ describe('a recording taken after the ring wrapped', () => {
     expect(replay.recorder.view).toEqual(rec.view);
   });
 
-  it('from any point: replay of a recording started there equals the live view at every later point', async () => {
-    const events = hotLoopSession(120);
-    const views: RuntimeView[] = [createView()];
-    for (const ev of events) views.push(reduce(views[views.length - 1] as RuntimeView, [ev]));
-    let n = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.integer({ min: 1, max: events.length }),
-        fc.integer({ min: 60, max: 400 }),
-        fc.integer({ min: 1, max: 30 }),
-        async (fromSeq, capacity, every) => {
-          const rec = live(events, { capacity, keyframeEvery: every });
-          const file = join(dir, `prop-${n++}.csrec`);
-          writeFileSync(file, await exportRecording(rec, SOURCE, { fromSeq, keyframeEvery: 1 }, 0));
-          const replay = await openReplay({ file, clock: new FakeClock(0), autoplay: false });
-          // What the ring no longer covers cannot be recorded: the span starts at the oldest state it can rebuild.
-          const start = replay.recording.states[0]?.seq as number;
-          expect(start).toBeGreaterThanOrEqual(Math.min(fromSeq - 1, rec.ringBounds().firstSeq - 1));
-          // From the oldest state the recorder keeps (a keyframe the ring still follows) the start is exact.
-          if (fromSeq - 1 >= rec.oldestStateSeq()) expect(start).toBe(fromSeq - 1);
-          expect(replay.recorder.view).toEqual(views[start]);
-          for (const at of [start + 1, Math.floor((start + events.length) / 2), events.length]) {
-            if (at <= start || at > events.length) continue;
-            replay.source.seek(at);
-            expect(replay.recorder.view).toEqual(views[at]);
-          }
-        },
-      ),
-      { numRuns: 25 },
-    );
-  });
+  // 25 exports and replays of a 120-cycle session: seconds of CPU, many more on a loaded machine.
+  it(
+    'from any point: replay of a recording started there equals the live view at every later point',
+    { timeout: 120_000 },
+    async () => {
+      const events = hotLoopSession(120);
+      const views: RuntimeView[] = [createView()];
+      for (const ev of events) views.push(reduce(views[views.length - 1] as RuntimeView, [ev]));
+      let n = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.integer({ min: 1, max: events.length }),
+          fc.integer({ min: 60, max: 400 }),
+          fc.integer({ min: 1, max: 30 }),
+          async (fromSeq, capacity, every) => {
+            const rec = live(events, { capacity, keyframeEvery: every });
+            const file = join(dir, `prop-${n++}.csrec`);
+            writeFileSync(file, (await exportRecording(rec, SOURCE, { fromSeq, keyframeEvery: 1 }, 0)).body);
+            const replay = await openReplay({ file, clock: new FakeClock(0), autoplay: false });
+            // What the ring no longer covers cannot be recorded: the span starts at the oldest state it can rebuild.
+            const start = replay.recording.states[0]?.seq as number;
+            expect(start).toBeGreaterThanOrEqual(Math.min(fromSeq - 1, rec.ringBounds().firstSeq - 1));
+            // From the oldest state the recorder keeps (a keyframe the ring still follows) the start is exact.
+            if (fromSeq - 1 >= rec.oldestStateSeq()) expect(start).toBe(fromSeq - 1);
+            expect(replay.recorder.view).toEqual(views[start]);
+            for (const at of [start + 1, Math.floor((start + events.length) / 2), events.length]) {
+              if (at <= start || at > events.length) continue;
+              replay.source.seek(at);
+              expect(replay.recorder.view).toEqual(views[at]);
+            }
+          },
+        ),
+        { numRuns: 25 },
+      );
+    },
+  );
 });
 
 describe('--record when events stop', () => {

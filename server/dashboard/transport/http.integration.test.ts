@@ -11,6 +11,7 @@ import { reduce } from '../../../shared/protocol/reduce';
 import { EventScript } from '../../../shared/protocol/testing/synthetic';
 import { createView } from '../../../shared/protocol/view';
 import { openReplay } from '../replay/open-replay';
+import { RECORDING_FROM_SEQ_HEADER, RECORDING_TO_SEQ_HEADER } from '../../../shared/protocol/recording';
 import { startTestDashboard, unstamped } from './test-harness';
 
 let dash: DashboardServer | undefined;
@@ -33,6 +34,8 @@ describe('dashboard HTTP', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-disposition')).toMatch(/attachment; filename="controller-scope-.*\.csrec"/);
     expect(res.headers.get('content-type')).toMatch(/application\/gzip/);
+    expect(res.headers.get(RECORDING_FROM_SEQ_HEADER)).toBe('4');
+    expect(res.headers.get(RECORDING_TO_SEQ_HEADER)).toBe(String(toSeq));
     const dir = mkdtempSync(join(tmpdir(), 'viewer-recording-'));
     const file = join(dir, 'mine.csrec');
     writeFileSync(file, Buffer.from(await res.arrayBuffer()));
@@ -49,6 +52,22 @@ describe('dashboard HTTP', () => {
     const bad = await fetch(`${dash.url}api/recording?toSeq=-1`);
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('toSeq must be a whole number');
+  });
+
+  it('says in its headers when a span starts later than asked, because the ring no longer holds its start', async () => {
+    const s = new EventScript();
+    s.informerStartup('v1/Pod', 'v1/Pod', 3);
+    for (let i = 0; i < 200; i++) s.reconcileCycle('pods', `default/obj-${i % 3}`);
+    const r = await startTestDashboard({ recorderOptions: { capacity: 100 } });
+    dash = r.dash;
+    for (const e of unstamped(s.events)) r.recorder.emit(e);
+    r.recorder.flush();
+    const res = await fetch(`${dash.url}api/recording?fromSeq=2`);
+    expect(res.status).toBe(200);
+    const from = Number(res.headers.get(RECORDING_FROM_SEQ_HEADER));
+    expect(from).toBeGreaterThan(2);
+    expect(from).toBe(r.recorder.oldestStateSeq() + 1);
+    expect(res.headers.get(RECORDING_TO_SEQ_HEADER)).toBe(String(r.recorder.view.lastSeq));
   });
 
   it('serves health, readiness with its reason, and the metrics registry', async () => {

@@ -8,6 +8,7 @@ import type { NextFunction, Request, Response } from 'express';
 import type { Registry } from 'prom-client';
 import type { Recorder } from '../recorder/recorder';
 import { exportRecording, type RecordingSource } from '../replay/recording-export';
+import { RECORDING_FROM_SEQ_HEADER, RECORDING_TO_SEQ_HEADER } from '../../../shared/protocol/recording';
 import { realClock, type Clock } from '../../runtime/util/clock';
 import type { AuthPolicy } from './auth';
 import { hostAllowed, hostRefusal } from '../../net/host-check';
@@ -100,10 +101,13 @@ export function createHttpApp(opts: HttpAppOptions): express.Express {
     const stamp = new Date(createdAt).toISOString().replace(/[:.]/g, '-');
     // gzip is the file's own format (gunzip -c reads it), not a transfer encoding a browser would undo.
     exportRecording(opts.recorder, source, range, createdAt).then(
-      (body) =>
+      ({ body, range: held }) =>
         res
           .type('application/gzip')
           .set('Content-Disposition', `attachment; filename="controller-scope-${stamp}.csrec"`)
+          // What the file holds, for the viewer to say when it starts later than asked (the header says it too).
+          .set(RECORDING_FROM_SEQ_HEADER, String(held.fromSeq))
+          .set(RECORDING_TO_SEQ_HEADER, String(held.toSeq))
           .send(body),
       (err: unknown) => res.status(500).json({ error: `could not make the recording: ${(err as Error).message}` }),
     );

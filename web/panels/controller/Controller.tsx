@@ -73,9 +73,12 @@ export function Controller({ view, route, now }: PanelProps) {
                 phase <b>{c.phase}</b> since {fmtClock(c.phaseSince)}
               </>
             ) : (
-              <b className="err" title={live.reason}>
-                {live.state}: {live.reason}
-              </b>
+              <>
+                <b className="err" title={live.reason}>
+                  {live.state}: {live.reason}
+                </b>
+                {live.caveat && <span className="dim"> ({live.caveat})</span>}
+              </>
             )}
           </>
         }
@@ -85,7 +88,7 @@ export function Controller({ view, route, now }: PanelProps) {
         <Stat
           label="Reconciles / s"
           value={fmtRate(seriesRate(c.series, 'reconciles', view.limits.rateWindowMs, now)).replace('/s', '')}
-          hint={`${fmtCount(c.totalReconciles)} total`}
+          hint={`${fmtCount(c.totalReconciles)} ${live.state === 'gone' ? 'seen before it went' : 'total'}`}
         />
         <Stat
           label="Errors"
