@@ -110,11 +110,6 @@ function openEntry(h: ReflectorSessionEntry[], type: 'list' | 'watch'): number {
   return -1;
 }
 
-function lastOfType(h: ReflectorSessionEntry[], type: ReflectorSessionEntry['type']): number {
-  for (let i = h.length - 1; i >= 0; i--) if ((h[i] as ReflectorSessionEntry).type === type) return i;
-  return -1;
-}
-
 /** Makes history[i] writable and returns it narrowed to its type. */
 function ownEntry<T extends ReflectorSessionEntry['type']>(
   d: Draft,
@@ -228,13 +223,8 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       e.reason = ev.reason;
       e.events = ev.events;
       if (ev.error) e.error = ev.error;
-      if (ev.reason === 'expired' && !e.expired) {
-        e.expired = true;
-        d.child(inf, 'counters').expired++;
-        notable(d, ev, 'warn', `${ev.informer}: watch expired (410 Gone) at resourceVersion ${ev.resourceVersion}`, {
-          informer: ev.informer,
-        });
-      }
+      // Only marks the session: the reflector.error that always follows is the 410's one report and count.
+      if (ev.reason === 'expired') e.expired = true;
       return;
     }
     case 'reflector.event': {
@@ -262,17 +252,8 @@ export function applyCacheEvent(d: Draft, ev: Stamped<CacheEvent>): void {
       const c = d.child(inf, 'counters');
       c.errors++;
       inf.lastError = { ts, code: ev.code, reason: ev.reason, message: ev.message };
+      if (ev.code === 410) c.expired++;
       const h = d.ring(inf, 'history', cap);
-      if (ev.code === 410) {
-        // One 410 is often reported twice (the error and the watch ending "expired"): count it once.
-        const w = lastOfType(h, 'watch');
-        const l = lastOfType(h, 'list');
-        const we = w >= 0 && w > l ? ownEntry<'watch'>(d, h, w) : undefined;
-        if (we && !we.expired) {
-          we.expired = true;
-          c.expired++;
-        } else if (!we) c.expired++;
-      }
       h.push(d.made({ type: 'error', seq: ev.seq, ts, code: ev.code, reason: ev.reason, message: ev.message }));
       notable(d, ev, 'error', `${ev.informer}: ${ev.code || 'transport'} ${ev.reason}: ${ev.message}`, {
         informer: ev.informer,
