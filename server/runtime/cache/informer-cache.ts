@@ -11,7 +11,7 @@ import { normalizeType } from '../client/rest-client';
 import type { DynamicRESTMapper } from '../client/rest-mapper';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { gvkId, isMetadataOnly, toGVK, type KindDescriptor } from '../client/gvk';
-import { childContext, whenAborted, type ChildContext } from '../source/context';
+import { childContext, whenAborted, type ChildContext } from '../util/context';
 import { realClock, type Clock } from '../util/clock';
 import { ApiError } from '../util/errors';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './indexer';
