@@ -3,7 +3,7 @@
 // reflector pulls it (as the Go fake's unbuffered channel does), so neither side holds a backlog. Unlike
 // server/runtime/testing/scripted-list-watch.ts it copies nothing, so the figures are the informer's own.
 import type { KubeList, KubeObject, WatchEvent } from '../shared/models/object';
-import type { ListOptions, ListerWatcher, WatchStream } from '../server/runtime/client/lister-watcher';
+import type { ListOptions, ListerWatcher, WatchStream } from '../server/runtime/client';
 
 /** The pod the Go peer builds (bench/go/main.go pod()), as JSON. */
 export function benchPod(i: number, rv: number): KubeObject {

@@ -4,7 +4,7 @@
 import type { KubeObject } from '../shared/models/object';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX, newSharedIndexInformer } from '../server/runtime/cache';
 import type { CacheStore } from '../server/runtime/cache';
-import type { Probe } from '../server/runtime/instrumentation/probe';
+import type { Probe } from '../server/runtime';
 import { WorkQueue } from '../server/runtime/workqueue';
 import { BenchListWatch, benchPod } from './fake-list-watch';
 import { heapDeltaMB, heapUsed, measure, settle, startTimer, type Figure, type Sample } from './harness';

@@ -20,9 +20,7 @@ import {
   transformStripManagedFields,
   type TransformFunc,
 } from '../server/runtime/cache';
-import { HttpClient } from '../server/runtime/client/http';
-import { newListWatchFromClient } from '../server/runtime/client/list-watch';
-import { RestConfig } from '../server/runtime/client/config';
+import { HttpClient, RestConfig, newListWatchFromClient } from '../server/runtime/client';
 import { heapUsed, startTimer } from './harness';
 import type { IngestResult } from './ingest-peer-result';
 

@@ -8,9 +8,9 @@
 // The target (recorder ≤ 1 µs CPU per event on the informer path, memory bounded by a byte budget)
 // is printed as met / not met from the same run.
 import type { KubeObject } from '../shared/models/object';
-import { Recorder, type RecorderOptions } from '../server/dashboard/recorder/recorder';
+import { Recorder, type RecorderOptions } from '../server/dashboard';
 import type { CacheStore } from '../server/runtime/cache';
-import { NOOP_PROBE, type Probe } from '../server/runtime/instrumentation/probe';
+import { NOOP_PROBE, type Probe } from '../server/runtime';
 import type { RuntimeEvent, StampedEvent } from '../shared/protocol/events';
 import { median, settle, type Figure, type Sample } from './harness';
 import type { Target } from './ingest-targets';

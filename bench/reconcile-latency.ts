@@ -10,8 +10,7 @@
 //   [KUBEBUILDER_ASSETS=...] npx tsx --expose-gc bench/reconcile-latency.ts [seconds] [server,...] [rate,...]
 import { loadavg } from 'node:os';
 import { monitorEventLoopDelay, PerformanceObserver } from 'node:perf_hooks';
-import { objectSourceOver } from '../server/dashboard/cache-object-source';
-import { Recorder } from '../server/dashboard/recorder/recorder';
+import { objectSourceOver, Recorder } from '../server/dashboard';
 import { newControllerManagedBy, newManager } from '../server/runtime';
 import { write } from './kube-http';
 import { LATENCY_SERVERS, startLatencyServer, type LatencyServer, type LatencyServerName } from './latency-servers';

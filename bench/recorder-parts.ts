@@ -6,7 +6,7 @@
 // than what their own code costs. The reducer is timed twice: on a warm heap, and right after a full
 // collection (a young generation that has to grow again, as after the collector's work in a live process).
 import { EventRing } from '../server/dashboard/recorder/event-ring';
-import type { Probe } from '../server/runtime/instrumentation/probe';
+import type { Probe } from '../server/runtime';
 import type { RuntimeEvent, StampedEvent } from '../shared/protocol/events';
 import { reduce, ReduceSession } from '../shared/protocol/reduce';
 import { createView } from '../shared/protocol/view';

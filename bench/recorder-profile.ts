@@ -3,9 +3,9 @@
 // the same shape as the probe-cost row (5k pods + 25k updates), a probe that drops events and the Recorder as
 // the composition root wires it, taking turns. The official figures are `bench/run.ts --only probe`.
 import type { KubeObject } from '../shared/models/object';
-import { Recorder } from '../server/dashboard/recorder/recorder';
+import { Recorder } from '../server/dashboard';
 import type { CacheStore } from '../server/runtime/cache';
-import type { Probe } from '../server/runtime/instrumentation/probe';
+import type { Probe } from '../server/runtime';
 import { median, settle } from './harness';
 import { runInformerOnce } from './informer';
 import type { Shape } from './shapes';

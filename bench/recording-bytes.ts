@@ -12,11 +12,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { SandboxServer } from '../server/cluster/sandbox';
-import { objectSourceOver } from '../server/dashboard/cache-object-source';
-import { Recorder } from '../server/dashboard/recorder/recorder';
-import { exportRecording } from '../server/dashboard/replay/recording-export';
-import { readRecording } from '../server/dashboard/replay/recording-reader';
-import { RecordingWriter } from '../server/dashboard/replay/recording-writer';
+import { exportRecording, objectSourceOver, readRecording, Recorder, RecordingWriter } from '../server/dashboard';
 import { HotLoopReconciler } from '../server/demo/hot-loop';
 import { newControllerManagedBy, newManager, RestConfig } from '../server/runtime';
 

@@ -1,7 +1,7 @@
 // Workloads 1 and 2: the basic workqueue under heavy de-duplication, and the rate-limiting queue with the
 // default controller rate limiter. Same shapes as benchQueue/benchRateLimited in bench/go/main.go.
 import { RateLimitingQueue, WorkQueue } from '../server/runtime/workqueue';
-import type { Probe } from '../server/runtime/instrumentation/probe';
+import type { Probe } from '../server/runtime';
 import { heapDeltaMB, heapUsed, measure, startTimer, type Figure, type Sample } from './harness';
 import { heapOfOneMoreRun } from './informer';
 import type { Shape } from './shapes';

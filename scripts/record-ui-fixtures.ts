@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ClusterControlsImpl } from '../server/cluster/controls';
-import { readRecording } from '../server/dashboard/replay/recording-reader';
+import { readRecording } from '../server/dashboard';
 import { runApp, type RunningApp } from '../server/main';
 import type { StampedEvent } from '../shared/protocol/events';
 import type { RuntimeView } from '../shared/protocol/view';

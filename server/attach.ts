@@ -1,8 +1,17 @@
 // `controller-scope attach ADDRESS[,ADDRESS…]`: the dashboard fed by running processes (Go controllers with
 // the bridge module) instead of our own runtime. The same recorder, transport and panels; each process is
 // one more source of protocol events, in a lane of its own when there are several.
-import { BridgeConnection, KeyMirror, remoteCacheComparer, remoteRequeuer, remoteSteppers } from './dashboard/attach';
-import { Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
+import {
+  BridgeConnection,
+  KeyMirror,
+  Recorder,
+  RecordingWriter,
+  remoteCacheComparer,
+  remoteRequeuer,
+  remoteSteppers,
+  startDashboard,
+  type DashboardServer,
+} from './dashboard';
 import type { AttachCliOptions } from './cli-options';
 
 /** What `attach` needs of its parsed flags (cli-options.ts documents each). */

@@ -7,13 +7,19 @@ import { startCluster, type RunningCluster } from './cluster/connect';
 import { ClusterControlsImpl } from './cluster/controls';
 import { checkWatchedAccess, watchedKinds } from './cluster/watch-access';
 import { EventLoopWatchdog, watchdogMsFromEnv } from './run/event-loop-watchdog';
-import { managerNotReady } from './dashboard/transport/readiness';
-import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
-import { objectSourceOver } from './dashboard/cache-object-source';
-import { cacheComparerOver } from './dashboard/cache-drift';
+import {
+  cacheComparerOver,
+  managerNotReady,
+  objectSourceOver,
+  openReplay,
+  Recorder,
+  RecordingWriter,
+  startDashboard,
+  stepPort,
+  type DashboardServer,
+} from './dashboard';
 import { registerDemoControllers, WRITING_DEMOS, type DemoName } from './demo';
 import { CachedClient, newManager, newRegistry, type Manager } from './runtime';
-import { stepPort } from './dashboard/step-port';
 import { readOnlyClient } from './run/read-only-client';
 import { UserModules } from './run/user-modules';
 import { errorMessage } from './runtime/util/errors';

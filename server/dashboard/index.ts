@@ -16,6 +16,10 @@
 export { DASHBOARD_ADDRESS_ENV, serveDashboard, parseDashboardBindAddress } from './serve-dashboard';
 export type { ServeDashboardOptions, ServedDashboard } from './serve-dashboard';
 export { objectSourceOver } from './cache-object-source';
+export { cacheComparerOver } from './cache-drift';
+export type { CacheComparerOptions } from './cache-drift';
+export { stepPort } from './step-port';
+export { managerNotReady } from './transport/readiness';
 export { Recorder } from './recorder/recorder';
 export type { RecorderOptions, BatchListener } from './recorder/recorder';
 export type { ObjectSource } from './recorder/object-source';
@@ -34,6 +38,10 @@ export type {
 export { RecordingWriter } from './replay/recording-writer';
 export type { RecordingWriterOptions } from './replay/recording-writer';
 export { readRecording } from './replay/recording-reader';
+export { exportRecording } from './replay/recording-export';
 export { ReplaySource } from './replay/replay-source';
 export { openReplay } from './replay/open-replay';
 export type { OpenReplayOptions, OpenedReplay } from './replay/open-replay';
+// `attach` (server/attach.ts): processes streaming through the Go bridge module.
+export { BridgeConnection, KeyMirror, remoteCacheComparer, remoteRequeuer, remoteSteppers } from './attach';
+export type { BridgeConnectionOptions, ConnectionState } from './attach';

@@ -8,12 +8,12 @@
 //   r := &PodCounter{Client: mgr.GetClient()}       const r = new PodCounter(mgr.getClient());
 //   err = r.SetupWithManager(mgr)                   await r.setupWithManager(mgr);
 //   err = mgr.Start(ctrl.SetupSignalHandler())      await mgr.start(setupSignalHandler());
+//
+// Its main(), with the one line that puts it on the dashboard, is examples/pod-counter/main.ts: the demos
+// are what the dashboard shows, so they do not import it.
 import type { KubeList, KubeObject } from '../../shared/models/object';
 import {
-  getConfigOrDie,
   newControllerManagedBy,
-  newManager,
-  setupSignalHandler,
   type Client,
   type Manager,
   type ReconcileContext,
@@ -21,7 +21,6 @@ import {
   type Request,
   type Result,
 } from '../runtime';
-import { serveDashboard } from '../dashboard';
 
 const Pod = { apiVersion: 'v1', kind: 'Pod' } as const;
 const PodList = { apiVersion: 'v1', kind: 'PodList' } as const;
@@ -41,28 +40,4 @@ export class PodCounter implements Reconciler {
     this.printf(`Number of pods: ${podList.items.length}`);
     return {};
   }
-}
-
-/**
- * The seed's main(), plus the one line that puts it on the dashboard (in a project that installed the
- * package: `import { serveDashboard } from 'controller-scope/dashboard'`). Run it with
- * `npx tsx server/demo/pod-counter.ts` against your current kubeconfig, then open http://127.0.0.1:7070.
- */
-export async function main(): Promise<void> {
-  const cfg = getConfigOrDie();
-  const mgr = newManager(cfg, {});
-  await serveDashboard(mgr);
-
-  const r = new PodCounter(mgr.getClient());
-
-  await r.setupWithManager(mgr);
-
-  await mgr.start(setupSignalHandler());
-}
-
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().catch((err: unknown) => {
-    console.error(err instanceof Error ? err.message : err);
-    process.exit(1);
-  });
 }

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { resolve as resolvePath } from 'node:path';
 import type { ModuleError } from '../../shared/protocol/events';
 import type { Manager } from '../runtime';
-import { errorMessage, isError } from '../runtime/util/errors';
+import { errorMessage, isError } from '../runtime';
 
 /** The function `run` calls with the manager; it registers the module's controllers. */
 export type SetupFunction = (mgr: Manager) => unknown;

@@ -9,7 +9,7 @@ import type { ModuleError, ModuleLifecycleEvent } from '../../shared/protocol/ev
 import type { Manager, Probe } from '../runtime';
 import { importGeneration, onFileLoaded, PACKAGE_ROOT } from './module-importer';
 import { findSetup, moduleErrorOf, noSetupError } from './user-module';
-import { errorMessage } from '../runtime/util/errors';
+import { errorMessage } from '../runtime';
 
 export interface UserModulesOptions {
   files: string[];

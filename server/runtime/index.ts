@@ -103,7 +103,7 @@ export * from './meta/conditions';
 // controller-runtime pkg/reconcile, pkg/handler, pkg/predicate, pkg/source, pkg/event
 export * from './reconcile/reconcile';
 export { asReconciler, type ObjectReconciler } from './reconcile/object-reconciler';
-export { currentReconcileScope, runInReconcileScope, type ReconcileScope } from './reconcile/reconcile-scope';
+export { currentReconcileScope, runInReconcileScope, type ReconcileScope } from './instrumentation/reconcile-scope';
 export type { Logger, LogValues } from './reconcile/logger';
 export { NULL_LOGGER, ConsoleLogger } from './reconcile/logger';
 export * from './handler/eventhandler';
@@ -119,7 +119,7 @@ export * from './source/source';
 export * from './source/kind';
 export * from './source/channel';
 export { informerSource, type InformerSourceOptions } from './source/informer';
-export { childContext, DeadlineExceededError, isDeadlineExceeded, type ChildContext } from './source/context';
+export { childContext, DeadlineExceededError, isDeadlineExceeded, type ChildContext } from './util/context';
 
 // controller-runtime pkg/controller, pkg/controller/controllerutil, pkg/builder
 export * from './controller/controller';

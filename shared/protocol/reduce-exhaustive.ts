@@ -1,4 +1,5 @@
-// Compile-time guarantees that every event kind has a reducer case. Each half's switch ends in
+// Compile-time guarantees that every event kind has a reducer case. The cache half's handler map is typed
+// by its union's kinds, so a missing kind is a missing property; the other halves' switches end in
 // `default: unhandled(ev)`, which only type-checks when `ev` is `never` there; and the blocks the router
 // sends to each half are checked against the kinds of that half's union. A new kind in events-*.ts that no
 // case handles therefore fails the type check instead of falling silently into a default.

@@ -89,7 +89,7 @@ describe('informer view', () => {
     expect(inf?.lastResourceVersion).toBe('200');
   });
 
-  it('counts a 410 once when both the error and the watch end report it, and brackets the relist', () => {
+  it('counts a 410 by its error alone (the watch end marks its session) and brackets the relist', () => {
     const s = new EventScript();
     s.informerStartup('v1/Pod', 'v1/Pod', 2);
     const I = 'v1/Pod';
@@ -139,6 +139,36 @@ describe('informer view', () => {
     expect(relist).toMatchObject({ replaced: 3112, deleted: 2, cause: '410 Expired' });
     expect(inf?.backoffUntil).toBe(s.ts + 800);
     expect(inf?.state).toBe('relisting');
+  });
+
+  it('a watch 410, as the runtime reports it (the watch ends expired, then the error), is one notable and one count', () => {
+    const s = new EventScript();
+    const I = 'v1/Pod';
+    s.informerStartup(I, I, 2);
+    const from = s.events.length;
+    s.emit({
+      kind: 'reflector.watchEnd',
+      informer: I,
+      resourceVersion: '250',
+      events: 0,
+      durationMs: 9,
+      reason: 'expired',
+    });
+    s.emit({ kind: 'reflector.error', informer: I, code: 410, reason: 'Expired', message: 'too old resource version' });
+    const view = reduce(createView(), s.events);
+    const about410 = view.notable.filter((n) => n.seq > (s.events[from - 1]?.seq ?? 0) && /\b410\b/.test(n.text));
+    expect(about410).toHaveLength(1);
+    expect(view.informers[I]?.counters.expired).toBe(1);
+    expect(view.informers[I]?.history.find((h) => h.type === 'watch')).toMatchObject({ expired: true });
+  });
+
+  it('a 410 on a list (its version compacted away) counts as expired too', () => {
+    const s = new EventScript();
+    const I = 'v1/Pod';
+    s.informerStartup(I, I, 2);
+    s.emit({ kind: 'reflector.listBegin', informer: I, resourceVersion: '10', relist: true, cause: 'watch closed' });
+    s.emit({ kind: 'reflector.error', informer: I, code: 410, reason: 'Expired', message: 'too old resource version' });
+    expect(reduce(createView(), s.events).informers[I]?.counters.expired).toBe(1);
   });
 
   it('tracks pending deltas per key until popped, within the cap', () => {

@@ -50,13 +50,8 @@ const isPackage = (s: ImportSite): boolean => !s.spec.startsWith('.');
 const under = (s: ImportSite, ...prefixes: string[]): boolean =>
   prefixes.some((p) => s.target === p || s.target.startsWith(`${p}/`));
 const isTest = (path: string): boolean => /\.test\.tsx?$/.test(path);
-
-export interface Rule {
-  title: string;
-  /** Which files the rule reads. */
-  applies: (path: string) => boolean;
-  forbidden: (s: ImportSite) => boolean;
-}
+/** A test or a suite's support file: tests may reach inside a room to set it up. */
+const isTestFile = (path: string): boolean => isTest(path) || path.startsWith('test/');
 
 const RUNTIME_BANNED = new Set(['express', 'socket.io', 'socket.io-client', 'react', 'react-dom', 'recharts']);
 const RUNTIME_DOORS = new Set([
@@ -67,11 +62,26 @@ const RUNTIME_DOORS = new Set([
   'server/runtime/client',
   'server/runtime/client/index',
 ]);
+const RUNTIME_FRONT_DOOR = new Set(['server/runtime', 'server/runtime/index']);
+const RUNTIME_BARRELS = new Set([...RUNTIME_DOORS, 'server/runtime/workqueue', 'server/runtime/workqueue/index']);
+const DASHBOARD_DOOR = new Set(['server/dashboard', 'server/dashboard/index']);
+/** Recorder parts the bench measures alone, each beside the whole Recorder it also measures. */
+const BENCH_MEASURES_ALONE = new Set(['server/dashboard/recorder/event-ring']);
 const SHARED_TEST_TOOLS = new Set(['vitest', 'fast-check']);
+
+export interface Rule {
+  title: string;
+  /** Which files the rule reads. */
+  applies: (path: string) => boolean;
+  forbidden: (s: ImportSite) => boolean;
+  /** The room the rule speaks for: its row's first cell in docs/architecture.md's generated rule table. */
+  room: string;
+}
 
 export const RULES: readonly Rule[] = [
   {
     title: 'server/runtime imports no transport, UI, cluster, dashboard, demo or web code',
+    room: 'server/runtime/',
     applies: (p) => p.startsWith('server/runtime/'),
     forbidden: (s) =>
       (isPackage(s) && RUNTIME_BANNED.has(s.spec)) ||
@@ -79,23 +89,27 @@ export const RULES: readonly Rule[] = [
   },
   {
     title: 'only server/runtime/client talks to @kubernetes/client-node inside the runtime',
+    room: 'server/runtime/',
     applies: (p) => p.startsWith('server/runtime/') && !p.startsWith('server/runtime/client/'),
     forbidden: (s) => s.spec.startsWith('@kubernetes/client-node'),
   },
   {
     // The runtime emits wire types; the protocol's code (reducers, tables) is the dashboard's business.
     title: 'the runtime imports only types from shared/protocol (tests may use its tables)',
+    room: 'server/runtime/',
     applies: (p) => p.startsWith('server/runtime/') && !isTest(p),
     forbidden: (s) => under(s, 'shared/protocol') && !s.typeOnly,
   },
   {
     title: 'shared/ imports no node builtins, DOM-only or npm packages, and nothing outside shared/',
+    room: 'shared/',
     applies: (p) => p.startsWith('shared/'),
     forbidden: (s) =>
       (isPackage(s) && !(isTest(s.file) && SHARED_TEST_TOOLS.has(s.spec))) || (!isPackage(s) && !under(s, 'shared')),
   },
   {
     title: 'web/ imports only web/ and shared/ (never server/), and no node builtins or express',
+    room: 'web/',
     applies: (p) => p.startsWith('web/'),
     forbidden: (s) =>
       (!isPackage(s) && !under(s, 'web', 'shared')) ||
@@ -103,11 +117,13 @@ export const RULES: readonly Rule[] = [
   },
   {
     title: 'server/dashboard does not reach into server/cluster, server/demo or web (the composition root wires them)',
+    room: 'server/dashboard/',
     applies: (p) => p.startsWith('server/dashboard/'),
     forbidden: (s) => under(s, 'server/cluster', 'server/demo', 'web'),
   },
   {
     title: 'server/cluster uses the runtime only through its front door or the cache/client barrels',
+    room: 'server/cluster/',
     applies: (p) => p.startsWith('server/cluster/'),
     forbidden: (s) =>
       under(s, 'server/dashboard', 'server/demo', 'web') ||
@@ -116,6 +132,44 @@ export const RULES: readonly Rule[] = [
         !RUNTIME_DOORS.has(s.target) &&
         // Tests may use the runtime's test helpers.
         !(isTest(s.file) && under(s, 'server/runtime/testing'))),
+  },
+  {
+    title: 'server/run uses the runtime only through its front door, and no dashboard, cluster, demo or web code',
+    room: 'server/run/',
+    applies: (p) => p.startsWith('server/run/'),
+    forbidden: (s) =>
+      under(s, 'server/dashboard', 'server/cluster', 'server/demo', 'web', 'server/main', 'server/cli') ||
+      (under(s, 'server/runtime') && !RUNTIME_FRONT_DOOR.has(s.target)),
+  },
+  {
+    // The demos are what the dashboard shows; a demo that started it would be a second composition root.
+    title: "server/demo imports only the runtime's front door and shared/ (never the dashboard or a cluster)",
+    room: 'server/demo/',
+    applies: (p) => p.startsWith('server/demo/'),
+    forbidden: (s) => !isPackage(s) && !under(s, 'server/demo', 'shared') && !RUNTIME_FRONT_DOOR.has(s.target),
+  },
+  {
+    title: 'files outside server/dashboard use it only through its front door, server/dashboard/index.ts (tests aside)',
+    room: 'server/dashboard/',
+    applies: (p) => !p.startsWith('server/dashboard/') && !p.startsWith('bench/') && !isTestFile(p),
+    forbidden: (s) => under(s, 'server/dashboard') && !DASHBOARD_DOOR.has(s.target),
+  },
+  {
+    title:
+      "bench/ uses the product through its doors: the runtime's front door or barrels, the dashboard's front door (and the recorder's ring, measured alone)",
+    room: 'bench/',
+    applies: (p) => p.startsWith('bench/') && !isTest(p),
+    forbidden: (s) =>
+      (under(s, 'server/runtime') && !RUNTIME_BARRELS.has(s.target)) ||
+      (under(s, 'server/dashboard') && !DASHBOARD_DOOR.has(s.target) && !BENCH_MEASURES_ALONE.has(s.target)),
+  },
+  {
+    // The Go bridge is a peer on the wire; its Go types are generated from shared/protocol (go/protocol).
+    title:
+      'no TypeScript imports go/: the TS side reaches the Go bridge only over the wire its protocol is generated from',
+    room: 'go/',
+    applies: () => true,
+    forbidden: (s) => !isPackage(s) && under(s, 'go'),
   },
 ];
 

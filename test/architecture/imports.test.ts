@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { RULES, importsOf, repoFiles, violations, type SourceFile } from './import-rules';
 
-const files = repoFiles('server', 'shared', 'web');
+const files = repoFiles('server', 'shared', 'web', 'bench', 'scripts', 'examples', 'test');
 
 /** Per rule: a file that breaks it and one beside it that keeps it. */
 const PLANTED: Record<string, { bad: SourceFile; good: SourceFile }> = {
@@ -43,6 +43,35 @@ const PLANTED: Record<string, { bad: SourceFile; good: SourceFile }> = {
       path: 'server/cluster/sandbox/x.ts',
       text: "import { realClock } from '../../runtime';\nimport { RestConfig } from '../../runtime/client';",
     },
+  },
+  'server/run uses the runtime only through its front door': {
+    bad: { path: 'server/run/x.ts', text: "import { Reflector } from '../runtime/cache/reflector';" },
+    good: {
+      path: 'server/run/x.ts',
+      text: "import type { Client } from '../runtime';\nimport { Worker } from 'node:worker_threads';",
+    },
+  },
+  "server/demo imports only the runtime's front door": {
+    bad: { path: 'server/demo/x.ts', text: "import { serveDashboard } from '../dashboard';" },
+    good: {
+      path: 'server/demo/x.ts',
+      text: "import { newControllerManagedBy } from '../runtime';\nimport type { KubeObject } from '../../shared/models/object';",
+    },
+  },
+  'files outside server/dashboard use it only through its front door': {
+    bad: { path: 'server/main.ts', text: "import { stepPort } from './dashboard/step-port';" },
+    good: { path: 'server/main.ts', text: "import { stepPort } from './dashboard';" },
+  },
+  'bench/ uses the product through its doors': {
+    bad: { path: 'bench/x.ts', text: "import type { Probe } from '../server/runtime/instrumentation/probe';" },
+    good: {
+      path: 'bench/x.ts',
+      text: "import type { Probe } from '../server/runtime';\nimport { DeltaFIFO } from '../server/runtime/cache';\nimport { Recorder } from '../server/dashboard';",
+    },
+  },
+  'no TypeScript imports go/': {
+    bad: { path: 'bench/x.ts', text: "import { Kinds } from '../go/protocol/kinds';" },
+    good: { path: 'bench/x.ts', text: "import type { RuntimeEvent } from '../shared/protocol/events';" },
   },
 };
 

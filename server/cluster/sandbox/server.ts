@@ -16,6 +16,7 @@ import { DEFAULT_KUBERNETES_VERSION, route } from './router';
 import { ObjectStorage } from './storage';
 import { SandboxStore } from './store-api';
 import { WatchHub } from './watch-hub';
+import { kubeconfigYaml } from '../kubeconfig-yaml';
 
 export interface SandboxServerOptions {
   /** TCP port; 0 (default) picks a free one. */
@@ -158,28 +159,14 @@ export class SandboxServer {
   kubeconfig(opts: { name?: string; namespace?: string } = {}): string {
     if (!this.url) throw new Error('SandboxServer: start() before asking for a kubeconfig');
     const name = opts.name ?? 'controller-scope-sandbox';
-    return [
-      'apiVersion: v1',
-      'kind: Config',
-      'clusters:',
-      `- name: ${name}`,
-      '  cluster:',
-      `    server: ${this.url}`,
+    return kubeconfigYaml({
+      name,
+      server: this.url,
       // client-node refuses plain http unless TLS verification is marked as skipped.
-      '    insecure-skip-tls-verify: true',
-      'contexts:',
-      `- name: ${name}`,
-      '  context:',
-      `    cluster: ${name}`,
-      `    user: ${name}`,
-      `    namespace: ${opts.namespace ?? 'default'}`,
-      `current-context: ${name}`,
-      'preferences: {}',
-      'users:',
-      `- name: ${name}`,
-      ...(this.access.token ? ['  user:', `    token: ${this.access.token}`] : ['  user: {}']),
-      '',
-    ].join('\n');
+      cluster: { 'insecure-skip-tls-verify': true },
+      ...(this.access.token ? { user: { token: this.access.token } } : {}),
+      namespace: opts.namespace ?? 'default',
+    });
   }
 
   async writeKubeconfig(file: string, opts: { name?: string; namespace?: string } = {}): Promise<void> {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
 import { ScriptedListWatch } from '../testing/scripted-list-watch';
@@ -9,6 +9,7 @@ import { DeletedFinalStateUnknown, type ResourceEventHandler } from './interface
 import { newIndexer } from './indexer';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
 import { RealFIFO } from './real-fifo';
+import { freshClockEachTest } from '../testing/test-harness';
 
 const pod = (name: string, rv: string, labels: Record<string, string> = {}): KubeObject => ({
   metadata: { namespace: 'ns', name, resourceVersion: rv, labels },
@@ -154,11 +155,7 @@ describe('controller_test', () => {
   describe('with a scripted API server', () => {
     let clock: FakeClock;
     let ctl: AbortController;
-    beforeEach(() => {
-      clock = new FakeClock();
-      ctl = new AbortController();
-    });
-    afterEach(() => ctl.abort());
+    freshClockEachTest((c, a) => ((clock = c), (ctl = a)));
 
     for (const fifo of ['RealFIFO', 'DeltaFIFO'] as const) {
       it(`TestResetWatch (${fifo}): changes missed by the watch arrive through the relist, not as initial adds`, async () => {

@@ -2,7 +2,7 @@
 // and a loop popping it), processDeltas, the filtering handler and the NewIndexerInformer helper.
 import type { KubeObject } from '../../../shared/models/object';
 import type { ListerWatcher } from '../client/lister-watcher';
-import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
+import type { Probe } from '../instrumentation/probe';
 import { realClock, type Clock } from '../util/clock';
 import { BURST, yieldToEventLoop } from '../util/yield';
 import { pickReflectorTuning, type ReflectorTuning } from './reflector-options';
@@ -53,15 +53,16 @@ export class Controller<T extends KubeObject = KubeObject> {
       listerWatcher: config.listerWatcher,
       store: config.queue,
       name: config.objectType || 'controller',
-      ...(config.objectType ? { expectedGVK: config.objectType } : {}),
+      expectedGVK: config.objectType || undefined,
       informer: config.informer ?? config.objectType ?? '',
-      resyncPeriodMs: config.fullResyncPeriodMs ?? 0,
-      ...(config.shouldResync ? { shouldResync: config.shouldResync } : {}),
-      ...(config.watchErrorHandler ? { watchErrorHandler: config.watchErrorHandler } : {}),
+      // Handed on as given: the Reflector alone defaults what is absent.
+      resyncPeriodMs: config.fullResyncPeriodMs,
+      shouldResync: config.shouldResync,
+      watchErrorHandler: config.watchErrorHandler,
       ...pickReflectorTuning(config),
-      clock: config.clock ?? realClock,
-      probe: config.probe ?? NOOP_PROBE,
-      ...(config.random ? { random: config.random } : {}),
+      clock: config.clock,
+      probe: config.probe,
+      random: config.random,
     });
   }
 
@@ -243,9 +244,9 @@ export function newIndexerInformer<T extends KubeObject>(
     listerWatcher: options.listerWatcher,
     process: (deltas, initial) => processDeltas(options.handler, indexer, deltas, initial),
     ...(options.objectType ? { objectType: options.objectType } : {}),
-    fullResyncPeriodMs: options.resyncPeriodMs ?? 0,
+    fullResyncPeriodMs: options.resyncPeriodMs,
     clock,
-    probe: options.probe ?? NOOP_PROBE,
+    probe: options.probe,
   });
   return { indexer, controller };
 }

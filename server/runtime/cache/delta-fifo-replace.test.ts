@@ -1,19 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { DeltaFIFO, type Deltas } from './delta-fifo';
-import { DeletedFinalStateUnknown } from './interfaces';
 import type { KeyListerGetter } from './reflector-store';
-
-interface TObj {
-  name: string;
-  val: unknown;
-}
-const mk = (name: string, val: unknown): TObj => ({ name, val });
-const nameKey = (o: unknown): string => (o as TObj).name;
-
-function literalLister(...objs: TObj[]): KeyListerGetter<TObj> {
-  const m = new Map(objs.map((o) => [o.name, o]));
-  return { listKeys: () => [...m.keys()], getByKey: (k) => m.get(k) };
-}
+import {
+  literalLister,
+  mk,
+  nameKey,
+  replaceMakesDeletionsCases,
+  tomb,
+  type ReplaceCase,
+  type TObj,
+} from '../testing/fifo-fixtures';
 
 function fifo(opts: { known?: KeyListerGetter<TObj>; replaced?: boolean; transformer?: (o: TObj) => TObj } = {}) {
   return new DeltaFIFO<TObj>({
@@ -25,8 +21,6 @@ function fifo(opts: { known?: KeyListerGetter<TObj>; replaced?: boolean; transfo
 }
 
 const pop = (f: DeltaFIFO<TObj>): Promise<Deltas<TObj>> => f.pop(() => {});
-const tomb = (key: string, obj: TObj | undefined): DeletedFinalStateUnknown<TObj> =>
-  new DeletedFinalStateUnknown(key, obj as TObj);
 
 /** Pops everything queued (without blocking). */
 async function drain(f: DeltaFIFO<TObj>): Promise<Deltas<TObj>[]> {
@@ -120,19 +114,8 @@ describe('delta_fifo_test: Replace', () => {
 
   describe('TestDeltaFIFO_ReplaceMakesDeletionsForObjectsOnlyInQueue', () => {
     const obj = mk('foo', 2);
-    const objV2 = mk('foo', 3);
-    const cases: { name: string; replaced?: boolean; ops: (f: DeltaFIFO<TObj>) => void; want: Deltas<TObj> }[] = [
-      {
-        name: 'Added object should be deleted on Replace',
-        ops: (f) => {
-          f.add(obj);
-          f.replace([], '0');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Deleted', object: tomb('foo', obj) },
-        ],
-      },
+    const cases: (ReplaceCase & { replaced?: boolean })[] = [
+      ...replaceMakesDeletionsCases('Sync'),
       {
         name: 'Replaced object should have only a single Delete',
         replaced: true,
@@ -145,60 +128,6 @@ describe('delta_fifo_test: Replace', () => {
           { type: 'Added', object: obj },
           { type: 'Replaced', object: obj },
           { type: 'Deleted', object: tomb('foo', obj) },
-        ],
-      },
-      {
-        name: 'Deleted object should have only a single Delete',
-        ops: (f) => {
-          f.add(obj);
-          f.delete(obj);
-          f.replace([], '0');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Deleted', object: obj },
-        ],
-      },
-      {
-        name: 'Synced objects should have a single delete',
-        ops: (f) => {
-          f.add(obj);
-          f.replace([obj], '0');
-          f.replace([obj], '0');
-          f.replace([], '0');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Sync', object: obj },
-          { type: 'Sync', object: obj },
-          { type: 'Deleted', object: tomb('foo', obj) },
-        ],
-      },
-      {
-        name: 'Added objects should have a single delete on multiple Replaces',
-        ops: (f) => {
-          f.add(obj);
-          f.replace([], '0');
-          f.replace([], '1');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Deleted', object: tomb('foo', obj) },
-        ],
-      },
-      {
-        name: 'Added and deleted and added object should be deleted',
-        ops: (f) => {
-          f.add(obj);
-          f.delete(obj);
-          f.add(objV2);
-          f.replace([], '0');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Deleted', object: obj },
-          { type: 'Added', object: objV2 },
-          { type: 'Deleted', object: tomb('foo', objV2) },
         ],
       },
     ];

@@ -5,18 +5,7 @@ import { ErrFIFOClosed, ErrRequeue } from './fifo';
 import { DeletedFinalStateUnknown } from './interfaces';
 import { KeyError, errorIs } from './keys';
 import type { KeyListerGetter } from './reflector-store';
-
-interface TObj {
-  name: string;
-  val: unknown;
-}
-const mk = (name: string, val: unknown): TObj => ({ name, val });
-const nameKey = (o: unknown): string => (o as TObj).name;
-
-function literalLister(...objs: TObj[]): KeyListerGetter<TObj> {
-  const m = new Map(objs.map((o) => [o.name, o]));
-  return { listKeys: () => [...m.keys()], getByKey: (k) => m.get(k) };
-}
+import { literalLister, mk, nameKey, tomb, type TObj } from '../testing/fifo-fixtures';
 
 function fifo(opts: { known?: KeyListerGetter<TObj>; replaced?: boolean; transformer?: (o: TObj) => TObj } = {}) {
   return new DeltaFIFO<TObj>({
@@ -29,8 +18,6 @@ function fifo(opts: { known?: KeyListerGetter<TObj>; replaced?: boolean; transfo
 
 const pop = (f: DeltaFIFO<TObj>): Promise<Deltas<TObj>> => f.pop(() => {});
 const newestVal = (d: Deltas<TObj>): unknown => (d[d.length - 1]?.object as TObj).val;
-const tomb = (key: string, obj: TObj | undefined): DeletedFinalStateUnknown<TObj> =>
-  new DeletedFinalStateUnknown(key, obj as TObj);
 
 /** Pops everything queued (without blocking). */
 async function drain(f: DeltaFIFO<TObj>): Promise<Deltas<TObj>[]> {

@@ -11,7 +11,7 @@ import { normalizeType } from '../client/rest-client';
 import type { DynamicRESTMapper } from '../client/rest-mapper';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { gvkId, isMetadataOnly, toGVK, type KindDescriptor } from '../client/gvk';
-import { childContext, whenAborted, type ChildContext } from '../source/context';
+import { childContext, whenAborted, type ChildContext } from '../util/context';
 import { realClock, type Clock } from '../util/clock';
 import { ApiError } from '../util/errors';
 import { metaNamespaceIndexFunc, NAMESPACE_INDEX } from './indexer';
@@ -51,11 +51,8 @@ export interface ByObject {
   syncPeriodMs?: number;
 }
 
-export interface InformerCacheOptions {
-  /** Builds the list/watch for a kind (the client layer's newListWatchForGVK). Required. */
-  newListerWatcher: (req: ListerWatcherRequest) => Promise<ListerWatcher<KubeObject>>;
-  /** Whether a kind is namespaced (the REST mapper). Required. */
-  isNamespaced: (gvk: GroupVersionKind) => Promise<boolean>;
+/** cache.Options: what a user says of the cache (the parts this port supports); the manager takes these. */
+export interface CacheOptions {
   /** Restrict every informer to this namespace (DefaultNamespaces with one entry). Default all namespaces. */
   namespace?: string;
   /**
@@ -75,6 +72,14 @@ export interface InformerCacheOptions {
   unsafeDisableDeepCopy?: boolean;
   /** Per-kind settings (cache.Options.ByObject), keyed by kind ("apps/v1/Deployment", a GVK, ...). */
   byObject?: Map<KindDescriptor, ByObject>;
+}
+
+/** CacheOptions and what the cache is built from: the client layer's list/watch and REST mapper. */
+export interface InformerCacheOptions extends CacheOptions {
+  /** Builds the list/watch for a kind (the client layer's newListWatchForGVK). Required. */
+  newListerWatcher: (req: ListerWatcherRequest) => Promise<ListerWatcher<KubeObject>>;
+  /** Whether a kind is namespaced (the REST mapper). Required. */
+  isNamespaced: (gvk: GroupVersionKind) => Promise<boolean>;
   /** Default newSharedIndexInformer. */
   newInformer?: (opts: SharedIndexInformerOptions<KubeObject>) => SharedIndexInformer<KubeObject>;
   clock?: Clock;

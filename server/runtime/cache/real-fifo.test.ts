@@ -2,23 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { flushMicrotasks } from '../testing/fake-clock';
 import type { Deltas } from './delta-fifo';
 import { ErrFIFOClosed } from './fifo';
-import { DeletedFinalStateUnknown } from './interfaces';
 import type { KeyListerGetter } from './reflector-store';
+import { literalLister, mk, nameKey, replaceMakesDeletionsCases, tomb, type TObj } from '../testing/fifo-fixtures';
 import { RealFIFO } from './real-fifo';
 import type { RuntimeEvent } from '../../../shared/protocol/events';
 
-interface TObj {
-  name: string;
-  val: unknown;
-}
-const mk = (name: string, val: unknown): TObj => ({ name, val });
-const nameKey = (o: unknown): string => (o as TObj).name;
-const tomb = (key: string, obj: TObj): DeletedFinalStateUnknown<TObj> => new DeletedFinalStateUnknown(key, obj);
-
-function literalLister(...objs: TObj[]): KeyListerGetter<TObj> {
-  const m = new Map(objs.map((o) => [o.name, o]));
-  return { listKeys: () => [...m.keys()], getByKey: (k) => m.get(k) };
-}
 const fifo = (known: KeyListerGetter<TObj> = literalLister(), transformer?: (o: TObj) => TObj): RealFIFO<TObj> =>
   new RealFIFO<TObj>({ keyFunction: nameKey, knownObjects: known, ...(transformer ? { transformer } : {}) });
 const pop = (f: RealFIFO<TObj>): Promise<Deltas<TObj>> => f.pop(() => {});
@@ -208,75 +196,7 @@ describe('the_real_fifo_test', () => {
   });
 
   describe('TestRealFIFO_ReplaceMakesDeletionsForObjectsOnlyInQueue', () => {
-    const obj = mk('foo', 2);
-    const objV2 = mk('foo', 3);
-    const cases: { name: string; ops: (f: RealFIFO<TObj>) => void; want: Deltas<TObj> }[] = [
-      {
-        name: 'Added object should be deleted on Replace',
-        ops: (f) => {
-          f.add(obj);
-          f.replace([], '0');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Deleted', object: tomb('foo', obj) },
-        ],
-      },
-      {
-        name: 'Deleted object should have only a single Delete',
-        ops: (f) => {
-          f.add(obj);
-          f.delete(obj);
-          f.replace([], '0');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Deleted', object: obj },
-        ],
-      },
-      {
-        name: 'Synced objects should have a single delete',
-        ops: (f) => {
-          f.add(obj);
-          f.replace([obj], '0');
-          f.replace([obj], '0');
-          f.replace([], '0');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Replaced', object: obj },
-          { type: 'Replaced', object: obj },
-          { type: 'Deleted', object: tomb('foo', obj) },
-        ],
-      },
-      {
-        name: 'Added objects should have a single delete on multiple Replaces',
-        ops: (f) => {
-          f.add(obj);
-          f.replace([], '0');
-          f.replace([], '1');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Deleted', object: tomb('foo', obj) },
-        ],
-      },
-      {
-        name: 'Added and deleted and added object should be deleted',
-        ops: (f) => {
-          f.add(obj);
-          f.delete(obj);
-          f.add(objV2);
-          f.replace([], '0');
-        },
-        want: [
-          { type: 'Added', object: obj },
-          { type: 'Deleted', object: obj },
-          { type: 'Added', object: objV2 },
-          { type: 'Deleted', object: tomb('foo', objV2) },
-        ],
-      },
-    ];
+    const cases = replaceMakesDeletionsCases('Replaced');
     for (const c of cases) {
       it(c.name, async () => {
         const f = fifo();

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
 import type { ListerWatcher } from '../client/lister-watcher';
 import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
@@ -16,14 +16,11 @@ import { Reflector, type ReflectorOptions } from './reflector';
 import type { ReflectorStore } from './reflector-store';
 import { failWatch, funcLW, listOf, pod, rvs } from '../testing/reflector-fixtures';
 import { newStore } from './store';
+import { freshClockEachTest } from '../testing/test-harness';
 
 let clock: FakeClock;
 let ctl: AbortController;
-beforeEach(() => {
-  clock = new FakeClock();
-  ctl = new AbortController();
-});
-afterEach(() => ctl.abort());
+freshClockEachTest((c, a) => ((clock = c), (ctl = a)));
 
 function reflector(
   lw: ListerWatcher,

@@ -1,7 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject, WatchEvent } from '../../../shared/models/object';
 import type { ListerWatcher } from '../client/lister-watcher';
-import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
+import type { FakeClock } from '../testing/fake-clock';
+import { flushMicrotasks } from '../testing/fake-clock';
 import { RecordingProbe } from '../testing/recording-probe';
 import { ScriptedListWatch, ScriptedWatch, tooManyRequestsError } from '../testing/scripted-list-watch';
 import { ApiError } from '../util/errors';
@@ -12,14 +13,11 @@ import type { ReflectorStore } from './reflector-store';
 import { funcLW, listOf, pod } from '../testing/reflector-fixtures';
 import { newStore } from './store';
 import { INITIAL_EVENTS_END_ANNOTATION } from './watch-handler';
+import { freshClockEachTest } from '../testing/test-harness';
 
 let clock: FakeClock;
 let ctl: AbortController;
-beforeEach(() => {
-  clock = new FakeClock();
-  ctl = new AbortController();
-});
-afterEach(() => ctl.abort());
+freshClockEachTest((c, a) => ((clock = c), (ctl = a)));
 
 const endBookmark = (rv: string, value = 'true'): WatchEvent => ({
   type: 'BOOKMARK',

@@ -17,7 +17,7 @@ import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
 import { BackoffManager } from './backoff';
 import type { WatchErrorHandler } from './interfaces';
-import { DEFAULT_PAGE_SIZE, listPages } from './pager';
+import { listPages } from './pager';
 import {
   ErrStopRequested,
   isConnectionRefused,
@@ -34,6 +34,15 @@ import { StopSource, handleWatch, openWatch, type OpenWatch } from './watch-hand
 import { abortable, startResyncTimer } from './reflector-util';
 import { deletionHandlingMetaNamespaceKeyFunc } from './keys';
 import { newStore } from './store';
+import {
+  INITIAL_STATUS,
+  next,
+  pageSizeFor,
+  relistResourceVersion,
+  watchListResourceVersion,
+  type ReflectorInput,
+  type ReflectorStatus,
+} from './reflector-step';
 
 export { DEFAULT_MIN_WATCH_TIMEOUT_MS, type ReflectorOptions } from './reflector-options';
 
@@ -56,12 +65,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
   private readonly report: ReflectorReporter;
   private readonly random: () => number;
 
-  private currentState: ReflectorState = 'idle';
-  private lastSyncRV = '';
-  private lastSyncRVUnavailable = false;
-  private paginatedResult = false;
-  private listedOnce = false;
-  private nextReason = 'initial';
+  /** Changed only by step(). */
+  private status: ReflectorStatus = INITIAL_STATUS;
   private readonly stops = new StopSource();
   private readonly useWatchList: boolean;
 
@@ -89,11 +94,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
   }
 
   get state(): ReflectorState {
-    return this.currentState;
+    return this.status.phase;
   }
 
   lastSyncResourceVersion(): string {
-    return this.lastSyncRV;
+    return this.status.lastSyncResourceVersion;
   }
 
   setWatchErrorHandler(handler: WatchErrorHandler): void {
@@ -108,13 +113,13 @@ export class Reflector<T extends KubeObject = KubeObject> {
       } catch (err) {
         if (signal.aborted) break;
         this.report.error(err);
-        this.nextReason = errorMessage(err);
+        this.step({ type: 'ended', reason: errorMessage(err) });
         this.watchErrorHandler?.(err);
       }
       if (signal.aborted) break;
       if (!(await this.waitBackoff(signal))) break;
     }
-    this.setState('stopped', 'stop requested');
+    this.step({ type: 'stop' });
   }
 
   /** One list (or WatchList) then a watch loop. Throws list and watch-establishment errors, as upstream returns them. */
@@ -153,17 +158,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
   }
 
-  /** relistResourceVersion */
-  private relistResourceVersion(): string {
-    if (this.lastSyncRVUnavailable) return '';
-    return this.lastSyncRV === '' ? '0' : this.lastSyncRV;
-  }
-
   private pageSizeFor(rv: string): number {
-    if (this.watchListPageSize !== 0) return this.watchListPageSize;
-    if (this.paginatedResult) return DEFAULT_PAGE_SIZE;
-    if (rv !== '' && rv !== '0') return 0; // let the watch cache serve it
-    return DEFAULT_PAGE_SIZE;
+    return pageSizeFor(this.status, rv, this.watchListPageSize);
   }
 
   private watchTimeoutSeconds(): number {
@@ -171,11 +167,11 @@ export class Reflector<T extends KubeObject = KubeObject> {
   }
 
   private async list(signal: AbortSignal): Promise<void> {
-    const relist = this.listedOnce;
-    this.setState(relist ? 'relisting' : 'listing', this.nextReason);
-    let rv = this.relistResourceVersion();
+    const relist = this.status.listedOnce;
+    this.step({ type: 'list' });
+    let rv = relistResourceVersion(this.status);
     const start = this.clock.now();
-    this.report.listBegin(rv, relist, this.nextReason, 'list');
+    this.report.listBegin(rv, relist, this.status.reason, 'list');
     let result;
     try {
       try {
@@ -184,8 +180,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
         if (signal.aborted || !(isResourceExpired(err) || isTooLargeResourceVersion(err))) throw err;
         // The version we asked for is gone (or not there yet): take whatever is current.
         this.report.error(err);
-        this.lastSyncRVUnavailable = true;
-        rv = this.relistResourceVersion();
+        this.step({ type: 'versionUnavailable' });
+        rv = relistResourceVersion(this.status);
         result = await abortable(listPages(this.lw, { resourceVersion: rv }, this.pageSizeFor(rv), signal), signal);
       }
       if (result.list.kind === 'Table') throw new Error(`unsupported list gvk: ${result.list.apiVersion}/Table`);
@@ -195,8 +191,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       throw new Error(`failed to list ${this.expectedGVK ?? '<unspecified>'}: ${errorMessage(err)}`, { cause: err });
     }
     if (signal.aborted) return;
-    if (rv === '0' && result.paginated) this.paginatedResult = true;
-    this.lastSyncRVUnavailable = false;
+    this.step({ type: 'listed', paginated: rv === '0' && result.paginated });
     const listRV = result.list.metadata.resourceVersion ?? '';
     this.syncWith(result.list.items, listRV, relist, start, result.pages, 'unable to sync list result');
   }
@@ -209,8 +204,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       this.report.listEnd(rv, relist, start, items.length, pages, undefined, errorMessage(err));
       throw new Error(`${what}: ${errorMessage(err)}`, { cause: err });
     }
-    this.lastSyncRV = rv;
-    this.listedOnce = true;
+    this.step({ type: 'synced', resourceVersion: rv });
     this.report.listEnd(rv, relist, start, items.length, pages, deleted ?? undefined);
   }
 
@@ -220,12 +214,12 @@ export class Reflector<T extends KubeObject = KubeObject> {
    * stopped); throws when LIST should be used instead.
    */
   private async watchList(signal: AbortSignal): Promise<OpenWatch<T> | undefined> {
-    const relist = this.listedOnce;
+    const relist = this.status.listedOnce;
     for (;;) {
       if (signal.aborted) return undefined;
       // Every attempt, not only the first: a retry after a backoff leaves the backoff state.
-      this.setState(relist ? 'relisting' : 'listing', this.nextReason);
-      const rv = this.lastSyncRVUnavailable ? '' : this.lastSyncRV;
+      this.step({ type: 'list' });
+      const rv = watchListResourceVersion(this.status);
       const timeoutSeconds = this.watchTimeoutSeconds();
       const options: ListOptions = {
         resourceVersion: rv,
@@ -235,7 +229,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         timeoutSeconds,
       };
       const start = this.clock.now();
-      this.report.listBegin(rv, relist, this.nextReason, 'watchList');
+      this.report.listBegin(rv, relist, this.status.reason, 'watchList');
       let err: unknown;
       let w: OpenWatch<T> | undefined;
       const temp = newStore<T>(deletionHandlingMetaNamespaceKeyFunc);
@@ -252,7 +246,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         });
         if (res.err === ErrStopRequested) return undefined;
         if (res.err === undefined && res.initialEventsEnd) {
-          this.lastSyncRVUnavailable = false;
+          this.step({ type: 'listed', paginated: false });
           this.syncWith(temp.list(), resultRV, relist, start, 1, 'unable to sync watch-list result');
           return w;
         }
@@ -270,7 +264,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
       }
       if (isResourceExpired(err) || isTooLargeResourceVersion(err)) {
         this.report.error(err);
-        this.lastSyncRVUnavailable = true;
+        this.step({ type: 'versionUnavailable' });
         continue;
       }
       throw err;
@@ -299,8 +293,8 @@ export class Reflector<T extends KubeObject = KubeObject> {
       stops: this.stops,
       watchRV,
       timeoutSeconds,
-      setResourceVersion: (rv: string) => (this.lastSyncRV = rv),
-      resourceVersion: () => this.lastSyncRV,
+      setResourceVersion: (rv: string) => this.step({ type: 'progress', resourceVersion: rv }),
+      resourceVersion: () => this.status.lastSyncResourceVersion,
       reportEvents: true,
     };
   }
@@ -315,7 +309,7 @@ export class Reflector<T extends KubeObject = KubeObject> {
         return;
       }
       const timeoutSeconds = this.watchTimeoutSeconds();
-      const rv = this.lastSyncRV;
+      const rv = this.status.lastSyncResourceVersion;
       if (!w) {
         try {
           w = openWatch(
@@ -332,39 +326,39 @@ export class Reflector<T extends KubeObject = KubeObject> {
           throw err;
         }
       }
-      this.setState('watching', this.nextReason);
+      this.step({ type: 'watch' });
       this.report.watchStart(rv, timeoutSeconds);
       const { err } = await handleWatch(w, this.handleOptions(signal, rv, timeoutSeconds));
       w = undefined;
       retry.after(err);
       if (err === undefined) {
-        this.nextReason = 'watch closed';
+        this.step({ type: 'ended', reason: 'watch closed' });
         continue;
       }
       if (err === ErrStopRequested) return;
       this.report.error(err);
       if (isResourceExpired(err)) {
         // Relist at the last RV first: a LIST at RV returns data at least that fresh.
-        this.nextReason = 'watch expired (410)';
+        this.step({ type: 'ended', reason: 'watch expired (410)' });
         return;
       }
       if (isTooManyRequests(err)) {
         if (!(await this.waitBackoff(signal))) return;
-        this.nextReason = '429 TooManyRequests';
+        this.step({ type: 'ended', reason: '429 TooManyRequests' });
         continue;
       }
       if (isInternalError(err) && retry.shouldRetry()) {
-        this.nextReason = 'retrying after internal error';
+        this.step({ type: 'ended', reason: 'retrying after internal error' });
         continue;
       }
-      this.nextReason = errorMessage(err);
+      this.step({ type: 'ended', reason: errorMessage(err) });
       return;
     }
   }
 
   private async waitBackoff(signal: AbortSignal): Promise<boolean> {
     const delayMs = this.backoff.step();
-    this.setState('backoff', this.nextReason);
+    this.step({ type: 'backoff' });
     this.report.backoff(delayMs);
     try {
       await this.clock.sleep(delayMs, signal);
@@ -374,10 +368,10 @@ export class Reflector<T extends KubeObject = KubeObject> {
     }
   }
 
-  private setState(to: ReflectorState, reason: string): void {
-    const from = this.currentState;
-    if (from === to) return;
-    this.currentState = to;
-    this.report.state(from, to, reason);
+  /** The one place the reflector's state changes; its effects are the state changes it reports. */
+  private step(input: ReflectorInput): void {
+    const [status, effects] = next(this.status, input);
+    this.status = status;
+    for (const e of effects) this.report.state(e.from, e.to, e.reason);
   }
 }

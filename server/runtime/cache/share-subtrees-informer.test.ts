@@ -1,8 +1,9 @@
 // transformShareSubtrees behind a real informer and the cache reader: the cached objects share their equal
 // parts, and what a reader gets is a mutable deep copy whose two equal containers are two objects.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
-import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
+import type { FakeClock } from '../testing/fake-clock';
+import { flushMicrotasks } from '../testing/fake-clock';
 import { ScriptedListWatch } from '../testing/scripted-list-watch';
 import { NAMESPACE_INDEX, metaNamespaceIndexFunc } from './indexer';
 import { CacheReader } from './informer-cache-reader';
@@ -10,6 +11,7 @@ import { transformInternStrings } from './intern-strings';
 import { transformShareSubtrees } from './share-subtrees';
 import { newSharedIndexInformer } from './shared-informer';
 import { chainTransforms, transformStripManagedFields } from './transforms';
+import { freshClockEachTest } from '../testing/test-harness';
 
 const container = (name: string) => ({
   name,
@@ -35,11 +37,7 @@ const containersOf = (o: KubeObject): Container[] => (o.spec as { containers: Co
 
 let clock: FakeClock;
 let ctl: AbortController;
-beforeEach(() => {
-  clock = new FakeClock();
-  ctl = new AbortController();
-});
-afterEach(() => ctl.abort());
+freshClockEachTest((c, a) => ((clock = c), (ctl = a)));
 
 describe('transformShareSubtrees in an informer', () => {
   for (const fifo of ['RealFIFO', 'DeltaFIFO'] as const) {

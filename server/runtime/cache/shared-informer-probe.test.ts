@@ -1,11 +1,13 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
-import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
+import type { FakeClock } from '../testing/fake-clock';
+import { flushMicrotasks } from '../testing/fake-clock';
 import { RecordingProbe } from '../testing/recording-probe';
 import { ScriptedListWatch } from '../testing/scripted-list-watch';
 import { NAMESPACE_INDEX, metaNamespaceIndexFunc } from './indexer';
 import { newSharedIndexInformer, waitForCacheSync } from './shared-informer';
 import { dropManagedFields } from './transforms';
+import { freshClockEachTest } from '../testing/test-harness';
 
 const pod = (name: string): KubeObject => ({
   metadata: { namespace: 'ns', name, managedFields: [{ manager: 'kubectl', operation: 'Apply' }] },
@@ -13,11 +15,7 @@ const pod = (name: string): KubeObject => ({
 
 let clock: FakeClock;
 let ctl: AbortController;
-beforeEach(() => {
-  clock = new FakeClock();
-  ctl = new AbortController();
-});
-afterEach(() => ctl.abort());
+freshClockEachTest((c, a) => ((clock = c), (ctl = a)));
 
 describe('SharedIndexInformer probes and helpers', () => {
   for (const fifo of ['RealFIFO', 'DeltaFIFO'] as const) {

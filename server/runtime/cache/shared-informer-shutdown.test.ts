@@ -2,22 +2,20 @@
 // TestShutDownEventHandler_Lifecycles. Upstream's goroutine races (a handler still running after
 // RemoveEventHandler returned) cannot occur in one thread; what remains is the order of events around
 // removal and when ShutDownEventHandler's wait ends.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '../../../shared/models/object';
-import { FakeClock, flushMicrotasks } from '../testing/fake-clock';
+import type { FakeClock } from '../testing/fake-clock';
+import { flushMicrotasks } from '../testing/fake-clock';
 import { ScriptedListWatch } from '../testing/scripted-list-watch';
 import { newSharedIndexInformer, shutDownEventHandler } from './shared-informer';
 import type { ResourceEventHandlerRegistration } from './interfaces';
+import { freshClockEachTest } from '../testing/test-harness';
 
 const pod = (name: string): KubeObject => ({ metadata: { namespace: 'ns', name } });
 
 let clock: FakeClock;
 let ctl: AbortController;
-beforeEach(() => {
-  clock = new FakeClock();
-  ctl = new AbortController();
-});
-afterEach(() => ctl.abort());
+freshClockEachTest((c, a) => ((clock = c), (ctl = a)));
 
 const newInformer = (lw: ScriptedListWatch) =>
   newSharedIndexInformer<KubeObject>({ listerWatcher: lw, objectType: 'v1/Pod', clock, random: () => 0 });

@@ -4,7 +4,7 @@ import type { KubeList, KubeObject } from '../../../shared/models/object';
 import { FakeClock } from '../testing/fake-clock';
 import { RecordingProbe } from '../testing/recording-probe';
 import { ApiError } from '../util/errors';
-import { runInReconcileScope } from '../reconcile/reconcile-scope';
+import { runInReconcileScope } from '../instrumentation/reconcile-scope';
 import { CachedClient } from './cached-client';
 import { newScheme } from './scheme';
 import type { Client, Reader } from './interfaces';

@@ -6,7 +6,7 @@
 import type { GroupVersionKind, KubeList, KubeObject } from '../../../shared/models/object';
 import type { ClientRequestEvent } from '../../../shared/protocol/events-controller';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
-import { currentReconcileScope } from '../reconcile/reconcile-scope';
+import { currentReconcileScope } from '../instrumentation/reconcile-scope';
 import { realClock, type Clock } from '../util/clock';
 import { ApiError, errorMessage } from '../util/errors';
 import type { Client, ClientListOptions, GetOptions, ObjectKey, ObjectType, Reader, StatusWriter } from './interfaces';

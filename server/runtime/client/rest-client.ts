@@ -27,7 +27,7 @@ import type { RESTMapping } from './rest-mapper';
 import { DynamicRESTMapper } from './rest-mapper';
 import type { DeleteOptions, PatchOptions, WriteOptions } from './resource-client';
 import { ResourceClient } from './resource-client';
-import { currentReconcileScope } from '../reconcile/reconcile-scope';
+import { currentReconcileScope } from '../instrumentation/reconcile-scope';
 
 export interface RestClientOptions {
   http: HttpClient;

@@ -12,7 +12,7 @@ import { FakeInformerCache } from '../testing/fake-informer';
 import { FakeRequestQueue } from '../testing/fake-request-queue';
 import { RecordingProbe } from '../testing/recording-probe';
 import { terminalError } from '../util/errors';
-import { currentReconcileScope } from '../reconcile/reconcile-scope';
+import { currentReconcileScope } from '../instrumentation/reconcile-scope';
 import { Controller, isPanic } from './controller';
 import type { ControllerOptions } from './options';
 

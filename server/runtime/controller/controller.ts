@@ -9,7 +9,7 @@ import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import { controllerMetrics, initControllerMetrics, type ControllerMetrics } from '../metrics/controller-metrics';
 import { registry as defaultRegistry } from '../metrics/registry';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
-import { runInReconcileScope } from '../reconcile/reconcile-scope';
+import { runInReconcileScope } from '../instrumentation/reconcile-scope';
 import {
   requestFromKey,
   requestKey,
@@ -18,7 +18,7 @@ import {
   type Request,
   type Result,
 } from '../reconcile/reconcile';
-import { childContext, isDeadlineExceeded, whenAborted } from '../source/context';
+import { childContext, isDeadlineExceeded, whenAborted } from '../util/context';
 import { isSyncingSource, type Source, type SourceContext } from '../source/source';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage, isError } from '../util/errors';

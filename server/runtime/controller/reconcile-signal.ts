@@ -4,7 +4,7 @@
 // listen to and abort, more than the rest of a cheap reconcile, and most reconcilers never look. A signal
 // first read after the reconcile was aborted or returned comes back already aborted with the same reason,
 // so nothing a reconciler can observe differs from an eager child signal.
-import { allowManyListeners, DeadlineExceededError } from '../source/context';
+import { allowManyListeners, DeadlineExceededError } from '../util/context';
 import type { Clock, TimerHandle } from '../util/clock';
 
 export class ReconcileSignal {

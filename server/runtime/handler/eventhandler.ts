@@ -6,6 +6,7 @@ import type { Request } from '../reconcile/reconcile';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../event/event';
 import type { AddOpts, TypedRateLimitingInterface } from '../workqueue/interfaces';
 import { objectRef } from '../cache/object-ref';
+import { queueView } from './queue-view';
 
 /** What a handler runs with: the source's cancellation (Go's per-event context). */
 export interface HandlerContext {
@@ -80,22 +81,14 @@ function withDefaultPriority(q: RequestQueue, priority: number | undefined): Req
   const addWithOpts = (q.addWithOpts as NonNullable<RequestQueue['addWithOpts']>).bind(q);
   const withPriority = (o: AddOpts): AddOpts =>
     o.priority === undefined && priority !== undefined ? { ...o, priority } : o;
-  return {
+  return queueView(q, {
     add: (item, cause) => addWithOpts(withPriority(cause ? { cause } : {}), item),
     addAfter: (item, delayMs, cause) =>
       addWithOpts(withPriority({ after: delayMs, ...(cause ? { cause } : {}) }), item),
     addRateLimited: (item, cause) =>
       addWithOpts(withPriority({ ratelimited: true, ...(cause ? { cause } : {}) }), item),
     addWithOpts: (o, ...items) => addWithOpts(withPriority(o), ...items),
-    forget: (item) => q.forget(item),
-    numRequeues: (item) => q.numRequeues(item),
-    len: () => q.len(),
-    get: () => q.get(),
-    done: (item) => q.done(item),
-    shutDown: () => q.shutDown(),
-    shutDownWithDrain: () => q.shutDownWithDrain(),
-    shuttingDown: () => q.shuttingDown(),
-  };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@
 import type { LeaderElectionEvent } from '../../../shared/protocol/events-controller';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import type { LeaderElectionMetrics } from '../metrics/leaderelection-metrics';
-import { childContext } from '../source/context';
+import { childContext } from '../util/context';
 import { realClock, type Clock } from '../util/clock';
 import { isConflict, isNotFound } from '../util/errors';
 import type { LeaderElectionRecord, ResourceLock } from './resource-lock';

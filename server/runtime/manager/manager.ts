@@ -28,7 +28,7 @@ import { leaderElectionMetrics } from '../metrics/leaderelection-metrics';
 import { restClientMetrics } from '../metrics/client-go-adapter';
 import { registry as defaultRegistry } from '../metrics/registry';
 import { NULL_LOGGER, type Logger } from '../reconcile/logger';
-import { allowManyListeners, childContext, whenAborted } from '../source/context';
+import { allowManyListeners, childContext, whenAborted } from '../util/context';
 import { gvkId, toGVK, type KindDescriptor } from '../client/gvk';
 import { newScheme, type Scheme } from '../client/scheme';
 import { realClock, type Clock } from '../util/clock';

@@ -1,9 +1,6 @@
 // Ports controller-runtime pkg/manager/manager.go (Options and setOptionsDefaults): defaults in one place.
 import type { Registry } from 'prom-client';
-import type { KubeObject } from '../../../shared/models/object';
-import type { ByObject, InformerCache } from '../cache/informer-cache';
-import type { KindDescriptor } from '../client/gvk';
-import type { TransformFunc } from '../cache/interfaces';
+import type { CacheOptions, InformerCache } from '../cache/informer-cache';
 import type { CachedClientOptions } from '../client/cached-client';
 import type { Client, ObjectType, Reader } from '../client/interfaces';
 import type { Scheme } from '../client/scheme';
@@ -15,25 +12,9 @@ import type { LeaseClient } from '../leaderelection/lease-lock';
 import type { Logger } from '../reconcile/logger';
 import type { Clock } from '../util/clock';
 
-export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
+export type { CacheOptions } from '../cache/informer-cache';
 
-/** What the cache options say (cache.Options, the parts this port supports). */
-export interface CacheOptions {
-  /** Restrict informers to one namespace. Default all. */
-  namespace?: string;
-  /** cache.Options.DefaultNamespaces (names): one informer per namespace for namespaced kinds; "" = all others. */
-  defaultNamespaces?: string[];
-  defaultLabelSelector?: string;
-  defaultFieldSelector?: string;
-  /** Applied to every object before it is stored. Default none; transformStripManagedFields() drops managedFields. */
-  defaultTransform?: TransformFunc<KubeObject> | null;
-  /** Default 10h. */
-  syncPeriodMs?: number;
-  readerFailOnMissingInformer?: boolean;
-  unsafeDisableDeepCopy?: boolean;
-  /** Per-kind selectors, namespaces, transform, sync period and deep-copy setting (cache.Options.ByObject). */
-  byObject?: Map<KindDescriptor, ByObject>;
-}
+export const DEFAULT_GRACEFUL_SHUTDOWN_TIMEOUT_MS = 30_000;
 
 /** client.CacheOptions: which reads the manager's client serves from the cache. */
 export interface ClientCacheOptions {

@@ -1,6 +1,6 @@
 // Ports controller-runtime pkg/manager/runnable_group.go: runnables started together, readiness-gated,
 // and stopped together. Errors go to the manager through onError.
-import { childContext, whenAborted, type ChildContext } from '../source/context';
+import { childContext, whenAborted, type ChildContext } from '../util/context';
 import type { Clock } from '../util/clock';
 import {
   isCacheRunnable,

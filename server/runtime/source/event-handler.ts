@@ -4,6 +4,7 @@
 import type { KubeObject } from '../../../shared/models/object';
 import { DeletedFinalStateUnknown, type ResourceEventHandler } from '../cache/interfaces';
 import { type EventHandler, type RequestQueue } from '../handler/eventhandler';
+import { queueView } from '../handler/queue-view';
 import type { AddOpts } from '../workqueue/interfaces';
 import { NOOP_PROBE, type Probe } from '../instrumentation/probe';
 import type { Predicate } from '../predicate/predicate';
@@ -30,29 +31,21 @@ type AnyEvent = CreateEvent | UpdateEvent | DeleteEvent | GenericEvent;
 
 /** A view of the queue that remembers which keys one handler call enqueued. */
 function recordingQueue(q: RequestQueue, keys: string[]): RequestQueue {
-  const view: RequestQueue = {
+  const addWithOpts = q.addWithOpts;
+  return queueView(q, {
     add: (item, cause) => {
       keys.push(requestKey(item));
       q.add(item, cause);
     },
     addAfter: (item, delayMs, cause) => q.addAfter(item, delayMs, cause),
     addRateLimited: (item, cause) => q.addRateLimited(item, cause),
-    forget: (item) => q.forget(item),
-    numRequeues: (item) => q.numRequeues(item),
-    len: () => q.len(),
-    get: () => q.get(),
-    done: (item) => q.done(item),
-    shutDown: () => q.shutDown(),
-    shutDownWithDrain: () => q.shutDownWithDrain(),
-    shuttingDown: () => q.shuttingDown(),
-  };
-  if (q.addWithOpts) {
-    view.addWithOpts = (opts: AddOpts, ...items: Request[]) => {
-      for (const item of items) keys.push(requestKey(item));
-      q.addWithOpts?.(opts, ...items);
-    };
-  }
-  return view;
+    ...(addWithOpts && {
+      addWithOpts: (opts: AddOpts, ...items: Request[]) => {
+        for (const item of items) keys.push(requestKey(item));
+        addWithOpts.call(q, opts, ...items);
+      },
+    }),
+  });
 }
 
 export class EventHandlerAdapter {

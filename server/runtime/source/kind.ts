@@ -8,7 +8,7 @@ import type { EventHandler } from '../handler/eventhandler';
 import type { Predicate } from '../predicate/predicate';
 import { realClock, type Clock } from '../util/clock';
 import { errorMessage } from '../util/errors';
-import { childContext, isDeadlineExceeded, whenAborted, type ChildContext } from './context';
+import { childContext, isDeadlineExceeded, whenAborted, type ChildContext } from '../util/context';
 import { EventHandlerAdapter } from './event-handler';
 import { gvkId, isMetadataOnly, toGVK, type KindDescriptor, type MetadataKind } from '../client/gvk';
 import type { SourceContext, SyncingSource } from './source';

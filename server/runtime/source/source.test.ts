@@ -9,7 +9,7 @@ import { FakeInformerCache } from '../testing/fake-informer';
 import { FakeRequestQueue } from '../testing/fake-request-queue';
 import { RecordingProbe } from '../testing/recording-probe';
 import { channelSource, EventChannel } from './channel';
-import { childContext } from './context';
+import { childContext } from '../util/context';
 import type { CreateEvent, DeleteEvent, GenericEvent, UpdateEvent } from '../event/event';
 import { informerSource } from './informer';
 import { kindSource } from './kind';

@@ -26,6 +26,7 @@ import {
 } from './metrics';
 import { UNKNOWN_CAUSE } from './queue';
 import { defaultPriorityQueueRateLimiter } from './rate-limiters';
+import { reportDone, takeProcessingStart } from './done-report';
 
 /** controller-runtime handler.LowPriority: initial-list creates and resync updates. */
 export const LOW_PRIORITY = -100;
@@ -173,12 +174,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
     const key = this.keyOf(item);
     this.locked.delete(key);
     if (this.metricsEnabled) this.metrics.done(key);
-    // processingSince is probe-only and empty unless a probe has listened; skip hashing the key into it.
-    let startedAt: number | undefined;
-    if (this.processingSince.size > 0) {
-      startedAt = this.processingSince.get(key);
-      this.processingSince.delete(key);
-    }
+    const startedAt = takeProcessingStart(this.processingSince, key);
     // Only a parked entry runs again at done(); with none parked there is nothing to look up.
     const parked = this.parkedCount > 0 ? this.items.get(key) : undefined;
     const requeued = parked?.parked === true;
@@ -187,16 +183,7 @@ export class PriorityQueue<T> implements PriorityQueueInterface<T> {
       this.parkedCount--;
       this.ready.push(parked);
     }
-    if (this.probe.enabled) {
-      this.probe.emit({
-        kind: 'queue.done',
-        queue: this.name,
-        key,
-        processingMs: startedAt === undefined ? 0 : this.clock.now() - startedAt,
-        requeued,
-        depth: this.depth(),
-      });
-    }
+    if (this.probe.enabled) reportDone(this.probe, this.clock, this.name, key, startedAt, requeued, this.depth());
     if (requeued && this.waiters.length > 0) this.dispatch();
   }
 

@@ -16,6 +16,7 @@ import {
   type MetricsProvider,
   type QueueMetrics,
 } from './metrics';
+import { reportDone, takeProcessingStart } from './done-report';
 
 export const UNKNOWN_CAUSE: EnqueueCause = Object.freeze({ type: 'unknown' });
 
@@ -109,12 +110,7 @@ export class WorkQueue<T> implements TypedInterface<T> {
     const key = this.keyOf(item);
     if (this.metricsEnabled) this.metrics.done(key);
     const wasProcessing = this.processing.delete(key);
-    // The probe-only maps are empty unless a probe has listened; skip hashing the key into them.
-    let startedAt: number | undefined;
-    if (this.processingSince.size > 0) {
-      startedAt = this.processingSince.get(key);
-      this.processingSince.delete(key);
-    }
+    const startedAt = takeProcessingStart(this.processingSince, key);
     // Only a key that was processing can be dirty without being queued; pushing any other would queue it twice.
     const dirtyItem = wasProcessing ? this.dirty.get(key) : undefined;
     const requeued = dirtyItem !== undefined;
@@ -123,16 +119,7 @@ export class WorkQueue<T> implements TypedInterface<T> {
     } else if (this.processing.size === 0 && this.drainWaiters.length > 0) {
       this.settleDrain();
     }
-    if (this.probe.enabled) {
-      this.probe.emit({
-        kind: 'queue.done',
-        queue: this.name,
-        key,
-        processingMs: startedAt === undefined ? 0 : this.clock.now() - startedAt,
-        requeued,
-        depth: this.depth(),
-      });
-    }
+    if (this.probe.enabled) reportDone(this.probe, this.clock, this.name, key, startedAt, requeued, this.depth());
     if (requeued && this.waiters.length > 0) this.dispatch();
   }
 

@@ -1,7 +1,7 @@
 // Go's context deadlines in AbortSignal terms: a child signal that aborts with its parent, or with a
 // DeadlineExceededError when the injected clock passes the timeout.
 import { setMaxListeners } from 'node:events';
-import type { Clock } from '../util/clock';
+import type { Clock } from './clock';
 
 /**
  * Signals in this runtime are shared by many concurrent waiters (every worker, informer wait and sleep
