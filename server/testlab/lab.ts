@@ -26,8 +26,8 @@ export interface LabOptions {
   quietMs: number;
   /** The command line that runs this test, without --seed/--plan, for a finding's reproduce command. */
   command: string;
-  /** Told about every finished run, reference runs included (index 0 and -1). */
-  onRun?: (v: RunVerdict) => void;
+  /** Told about every finished run, reference runs included (index 0 and -1), with how many will run. */
+  onRun?: (v: RunVerdict, total: number) => void;
   /** A probe for the perturbed runs' managers (--record records them). */
   probe?: Probe;
 }
@@ -91,10 +91,11 @@ export async function runLab(o: LabOptions): Promise<LabReport> {
   const masks = learnMasks(first.end, second.end);
   const findings: Finding[] = [];
   const runs: RunVerdict[] = [];
+  let total = 0;
   const judge = (index: number, plan: string, r: RunResult): RunVerdict => {
     const v = verdict(index, plan, r, diffStates(first.end, r.end, masks));
     runs.push(v);
-    o.onRun?.(v);
+    o.onRun?.(v, total);
     if (!v.ok) findings.push(findingOf(v, first.trace, o, (Date.now() - began) / 1000));
     return v;
   };
@@ -102,6 +103,7 @@ export async function runLab(o: LabOptions): Promise<LabReport> {
   judge(-1, 'none (second reference)', { ...second, end: first.end });
   const all = o.plans ?? orderPlans(candidatePlans(first.trace, first.watched), o.seed);
   const limit = Math.min(all.length, o.runs ?? Infinity);
+  total = limit;
   const deadline = Date.now() + o.timeMs;
   let stoppedBy: LabReport['stoppedBy'] = limit < all.length ? 'runs' : 'plans';
   for (let i = 0; i < limit; i++) {

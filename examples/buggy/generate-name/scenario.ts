@@ -1,5 +1,5 @@
 // Two widgets, then a change of one's size: enough for the child to be created, recorded and updated.
-import { widget, widgetCRD } from '../widget';
+import { Widget, widget, widgetCRD } from '../widget';
 
 export const scenario = {
   prepare: [widgetCRD],
@@ -7,13 +7,7 @@ export const scenario = {
     { create: widget('a', { size: 1 }) },
     { create: widget('b', { size: 2 }) },
     {
-      patch: {
-        apiVersion: widget('a').apiVersion as string,
-        kind: 'Widget',
-        namespace: 'default',
-        name: 'a',
-        merge: { spec: { size: 3 } },
-      },
+      patch: { ...Widget, namespace: 'default', name: 'a', merge: { spec: { size: 3 } } },
     },
   ],
 };
