@@ -3,6 +3,7 @@
 // and the next one starts from nothing, as a restarted process would: new module state, new caches.
 import {
   CachedClient,
+  errorMessage,
   MultiProbe,
   newManager,
   newRegistry,
@@ -10,7 +11,6 @@ import {
   type Probe,
   type RestConfig,
 } from '../runtime';
-import { errorMessage } from '../runtime/util/errors';
 import type { SetupFunction } from '../run/user-module';
 import type { RunMonitor } from './monitor';
 import { tapClient, type WriteGate } from './write-tap';

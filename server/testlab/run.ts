@@ -4,8 +4,7 @@
 import type { KubeObject } from '../../shared/models/object';
 import { prng } from '../../shared/prng';
 import { SandboxServer } from '../cluster/sandbox';
-import { RestConfig, toGVK, apiVersionOf, type Probe } from '../runtime';
-import { errorMessage } from '../runtime/util/errors';
+import { apiVersionOf, errorMessage, RestConfig, toGVK, type Probe } from '../runtime';
 import { normalize, type EndState } from './end-state';
 import { startIncarnation, type ControllerTarget, type Incarnation } from './incarnation';
 import { checkInvariants, objectId, type Violation } from './invariants';

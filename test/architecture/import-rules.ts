@@ -69,6 +69,9 @@ const RUNTIME_DOORS = new Set([
 ]);
 const SHARED_TEST_TOOLS = new Set(['vitest', 'fast-check']);
 
+/** Everything a room of the product may not reach: the suites, the browser, the demos, the composition root. */
+const NOT_PRODUCT = ['test', 'web', 'server/demo', 'server/main', 'server/cli', 'server/cli-options'];
+
 export const RULES: readonly Rule[] = [
   {
     title: 'server/runtime imports no transport, UI, cluster, dashboard, demo or web code',
@@ -116,6 +119,14 @@ export const RULES: readonly Rule[] = [
         !RUNTIME_DOORS.has(s.target) &&
         // Tests may use the runtime's test helpers.
         !(isTest(s.file) && under(s, 'server/runtime/testing'))),
+  },
+  {
+    title:
+      'server/testlab imports no test code, web, demos or the composition root, and the runtime only through its front door',
+    applies: (p) => p.startsWith('server/testlab/') && !isTest(p),
+    forbidden: (s) =>
+      under(s, ...NOT_PRODUCT) ||
+      (under(s, 'server/runtime') && s.target !== 'server/runtime' && s.target !== 'server/runtime/index'),
   },
 ];
 
