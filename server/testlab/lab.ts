@@ -80,9 +80,9 @@ export async function runLab(o: LabOptions): Promise<LabReport> {
     ...common,
     seed: o.seed,
     tag: 'ref1',
-    scenario: partial.steps
-      ? completeScenario(partial, () => defaultScenario({ apiVersion: 'v1', kind: 'ConfigMap', namespaced: true }))
-      : (k) => completeScenario(partial, () => defaultScenario(k)),
+    scenario: { source: partial.source, prepare: partial.prepare, steps: partial.steps ?? [] },
+    // Without steps, the default needs the For kind, which the first run learns from the controller.
+    ...(partial.steps ? {} : { derive: (k) => completeScenario(partial, () => defaultScenario(k)) }),
   });
   if (first.error) throw new Error(`the reference run failed: ${first.error}`);
   const scenario: Scenario = first.scenario;

@@ -19,8 +19,10 @@ import type { WriteCall, WriteGate } from './write-tap';
 
 export interface RunOptions {
   target: ControllerTarget;
-  /** The scenario, or how to derive it from the For kind the controller reported. */
-  scenario: Scenario | ((forKind: { apiVersion: string; kind: string; namespaced: boolean }) => Scenario);
+  /** Its prepare objects are created before the controller starts. */
+  scenario: Scenario;
+  /** Makes the scenario's steps once the controller reported its For kind (a scenario given without steps). */
+  derive?: (forKind: { apiVersion: string; kind: string; namespaced: boolean }) => Scenario;
   plan?: Plan;
   /** The sandbox's randomness (generateName suffixes). */
   seed: number;
@@ -93,7 +95,7 @@ class Run implements WriteGate {
 
   async execute(): Promise<RunResult> {
     const began = Date.now();
-    let scenario: Scenario | undefined = typeof this.o.scenario === 'function' ? undefined : this.o.scenario;
+    let scenario: Scenario | undefined;
     let error: string | undefined;
     let unsettled: string | undefined;
     const bootstrap = new Set<string>();
@@ -105,7 +107,7 @@ class Run implements WriteGate {
         this.lastChange = Date.now();
         this.latestRv.set(`${c.group}/${c.resource}`, Number(c.resourceVersion));
       });
-      scenario = await this.prepareAndStart(scenario);
+      scenario = await this.prepareAndStart(this.o.scenario);
       unsettled = await this.steps(scenario);
     } catch (err) {
       error = errorMessage(err);
@@ -128,24 +130,18 @@ class Run implements WriteGate {
   }
 
   /** Prepares the cluster, starts the controller and waits for it; returns the scenario to play. */
-  private async prepareAndStart(given: Scenario | undefined): Promise<Scenario> {
-    for (const obj of given?.prepare ?? []) this.sandbox.store.create(structuredClone(obj));
+  private async prepareAndStart(given: Scenario): Promise<Scenario> {
+    for (const obj of given.prepare) this.sandbox.store.create(structuredClone(obj));
     await this.startLife();
     const startup = await this.settle(false);
     if (startup !== undefined) throw new Error(`the controller did not start: ${startup}`);
-    if (given) return given;
+    if (!this.o.derive) return given;
     const forKind = this.current?.monitor.forKind();
     if (!forKind) throw new Error('no controller reported a For kind to derive the default scenario from');
     const gvk = toGVK(forKind);
     const info = this.resolve(forKind);
     if (!info) throw new Error(`the sandbox does not serve ${forKind}`);
-    const scenario = (this.o.scenario as (k: { apiVersion: string; kind: string; namespaced: boolean }) => Scenario)({
-      apiVersion: apiVersionOf(gvk),
-      kind: gvk.kind,
-      namespaced: info.namespaced,
-    });
-    for (const obj of scenario.prepare) this.sandbox.store.create(structuredClone(obj));
-    return scenario;
+    return this.o.derive({ apiVersion: apiVersionOf(gvk), kind: gvk.kind, namespaced: info.namespaced });
   }
 
   /** Plays the steps; returns why the controller did not settle, if it did not. */
