@@ -47,13 +47,16 @@ export class Perturber {
     this.reach({ at: 'step', i });
   }
 
-  /** How long the current hold has lasted, ms; undefined when nothing is held. */
+  /** How long the current hold has lasted since it began or a step was last applied, ms; undefined: none. */
   holdAge(now = Date.now()): number | undefined {
     return this.hold ? now - this.hold.since : undefined;
   }
 
   afterStep(): void {
-    if (this.hold) this.hold.stepsLeft--;
+    if (!this.hold) return;
+    this.hold.stepsLeft--;
+    // Each step gives the controller its full time to act on the held view.
+    this.hold.since = Date.now();
   }
 
   atReconcile(key: string, n: number): void {

@@ -56,7 +56,7 @@ export interface RunResult {
 }
 
 const POLL_MS = 20;
-/** The longest a stale or unobserved hold lasts, whatever its steps say. */
+/** The longest a stale or unobserved hold waits for the controller to settle after a step (it may retry for ever against a held view). */
 export const HOLD_MAX_MS = 3_000;
 /** Kinds whose writes are bookkeeping, not the controller's decisions. */
 const UNCOUNTED = new Set(['v1/Event', 'events.k8s.io/v1/Event', 'coordination.k8s.io/v1/Lease']);
