@@ -101,7 +101,7 @@ export async function runLab(o: LabOptions): Promise<LabReport> {
   };
   judge(0, 'none (reference)', first);
   judge(-1, 'none (second reference)', { ...second, end: first.end });
-  const all = o.plans ?? orderPlans(candidatePlans(first.trace, first.watched), o.seed);
+  const all = o.plans ?? orderPlans(candidatePlans(first.trace, first.watched), o.seed, first.trace);
   const limit = Math.min(all.length, o.runs ?? Infinity);
   total = limit;
   const deadline = Date.now() + o.timeMs;

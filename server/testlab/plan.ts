@@ -129,25 +129,46 @@ export function candidatePlans(trace: readonly TraceEntry[], kinds: readonly str
   return plans;
 }
 
-/** Which bucket a plan is drawn from: its class and, for holds, the kind of point. */
-function bucketOf(p: Plan): string {
-  const c = p.perturbation.class;
-  return c === 'stale' || c === 'unobserved' ? `${c}@${p.point.at}` : c;
+/**
+ * How promising a plan is, lower first (Sieve prunes the same way: a perturbation whose effect a later step
+ * repairs finds nothing). Faults: on the last write to an object (nothing later rewrites it), and of a kind
+ * the reconciler sees (409, 500) before timeouts, before the ones the client retries by itself (503, 429).
+ * Crashes: between two writes of one reconcile first. Holds: before a step, then at a write, then at a
+ * reconcile.
+ */
+export function tierOf(p: Plan, trace: readonly TraceEntry[]): number {
+  const c = p.perturbation;
+  if (c.class === 'stale' || c.class === 'unobserved')
+    return p.point.at === 'step' ? 0 : p.point.at === 'write' ? 1 : 2;
+  if (p.point.at !== 'write') return 3;
+  const k = p.point.k;
+  const writes = trace.filter((e): e is Extract<TraceEntry, { at: 'write' }> => e.at === 'write');
+  const w = writes.find((e) => e.k === k);
+  const later = writes.filter((e) => e.k > k);
+  if (c.class === 'crash') return later[0] && w?.during && later[0].during === w.during ? 0 : 1;
+  const same = (e: Extract<TraceEntry, { at: 'write' }>) =>
+    e.ref.kind === w?.ref.kind && e.ref.name === w.ref.name && e.ref.namespace === w.ref.namespace;
+  const last = !later.some(same);
+  const reaches = c.fault === '409' || c.fault === '500' ? 0 : c.fault === 'timeout' ? 1 : 2;
+  return (last ? 0 : 3) + reaches;
 }
 
 /**
- * The order plans run in: round-robin over buckets (class, and point kind for holds), each bucket shuffled
- * by the seed, so a small budget samples every class and a larger one covers everything.
+ * The order plans run in: round-robin over the four classes, each class shuffled by the seed and then
+ * sorted by tier, so a small budget samples every class, the most promising plans first, and a larger one
+ * covers everything.
  */
-export function orderPlans(plans: readonly Plan[], seed: number): Plan[] {
+export function orderPlans(plans: readonly Plan[], seed: number, trace: readonly TraceEntry[] = []): Plan[] {
   const rand = prng(seed);
-  const buckets = new Map<string, Plan[]>();
-  for (const p of plans) {
-    const b = buckets.get(bucketOf(p)) ?? [];
-    b.push(p);
-    buckets.set(bucketOf(p), b);
-  }
-  const queues = [...buckets.values()].map((b) => shuffle(b, rand));
+  const queues = CLASSES.map((c) =>
+    shuffle(
+      plans.filter((p) => p.perturbation.class === c),
+      rand,
+    )
+      .map((p) => ({ p, tier: tierOf(p, trace) }))
+      .sort((a, b) => a.tier - b.tier)
+      .map((x) => x.p),
+  );
   const out: Plan[] = [];
   for (let round = 0; out.length < plans.length; round++) {
     for (const q of queues) {
