@@ -1,4 +1,4 @@
-// `npm run testlab:examples -- [--seeds N] [--first S] [--time DUR] [--only generate-name,…]`: the test lab's
+// `npm run testlab:examples -- [--seeds N] [--first S] [--time DUR] [--runs N] [--only generate-name,…] [--twins buggy|correct]`: the test lab's
 // long budget on every example in examples/buggy. Each buggy controller must yield a finding within the
 // budget, each correct twin none, on every seed. Prints the time to the first finding and the runs it took,
 // and exits 1 when a bug goes unfound or a twin has a finding.
@@ -18,6 +18,8 @@ const { values } = parseArgs({
     first: { type: 'string', default: '1' },
     time: { type: 'string' },
     only: { type: 'string' },
+    runs: { type: 'string' },
+    twins: { type: 'string' },
   },
 });
 const seeds = Array.from({ length: Number(values.seeds) }, (_, i) => Number(values.first) + i);
@@ -30,7 +32,7 @@ const examples = readdirSync(root)
 setReallyCrash(false);
 let failed = 0;
 for (const ex of examples) {
-  for (const twin of ['buggy', 'correct'] as const) {
+  for (const twin of (['buggy', 'correct'] as const).filter((t) => !values.twins || values.twins === t)) {
     const file = join(root, ex, `${twin}.ts`);
     const exports = await importGeneration(file, 'scenario');
     for (const seed of seeds) {
@@ -39,6 +41,7 @@ for (const ex of examples) {
         scenario: parseScenario(exports['scenario'], ex),
         seed,
         timeMs,
+        ...(values.runs !== undefined ? { runs: Number(values.runs) } : {}),
         settleTimeoutMs: DEFAULT_SETTLE_TIMEOUT_MS,
         quietMs: 150,
         command: `controller-scope test examples/buggy/${ex}/${twin}.ts`,
