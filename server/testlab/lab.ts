@@ -168,7 +168,8 @@ function verdict(index: number, plan: string, r: RunResult, differences: Differe
 
 function findingOf(v: RunVerdict, trace: readonly TraceEntry[], o: LabOptions, foundAfterS: number): Finding {
   const first = v.violations[0];
-  const diff = v.differences[0];
+  // An object too many or too few says more than the field differences it drags along.
+  const diff = v.differences.find((d) => d.kind !== 'changed') ?? v.differences[0];
   const problem = v.error
     ? `the run failed: ${v.error}`
     : first

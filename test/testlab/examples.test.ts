@@ -75,7 +75,7 @@ const CASES: Case[] = [
     example: 'generate-name',
     plan: 'crash@write:1',
     point: /write 1: create v1\/ConfigMap default\/a-\*/,
-    problem: /end state differs: v1\/ConfigMap default\/a-\*#\d/,
+    problem: /end state differs: v1\/ConfigMap default\/a-\*#2 \(extra\)/,
     extra: 'v1/ConfigMap default/a-*#2',
   },
   {
