@@ -117,6 +117,57 @@ describe('parseCli', () => {
     expect(help.command === 'help' && help.text).toContain('adopt-go DIR [--dry-run]');
   });
 
+  it('parses test FILE… with its budget, seed, plans and outputs; defaults to 4 minutes and seed 1', () => {
+    expect(parseCli(['test', 'a.ts'])).toEqual({
+      command: 'test',
+      files: ['a.ts'],
+      seed: 1,
+      timeMs: 240_000,
+      json: false,
+      plans: [],
+      settleTimeoutMs: 15_000,
+    });
+    expect(
+      parseCli([
+        'test',
+        'a.ts',
+        'b.ts',
+        '--scenario',
+        's.yaml',
+        '--seed',
+        '7',
+        '--runs',
+        '20',
+        '--time',
+        '90s',
+        '--json',
+        '--junit',
+        'out.xml',
+        '--plan',
+        'crash@write:3',
+        '--plan',
+        'fault:409@write:2',
+        '--settle-timeout',
+        '1m',
+      ]),
+    ).toEqual({
+      command: 'test',
+      files: ['a.ts', 'b.ts'],
+      scenario: 's.yaml',
+      seed: 7,
+      runs: 20,
+      timeMs: 90_000,
+      json: true,
+      junit: 'out.xml',
+      plans: ['crash@write:3', 'fault:409@write:2'],
+      settleTimeoutMs: 60_000,
+    });
+    expect(usageError(['test'])).toMatch(/test expects one or more controller files/);
+    expect(usageError(['test', 'a.ts', '--time', 'soon'])).toMatch(/--time expects a duration such as 90s/);
+    expect(usageError(['test', 'a.ts', '--seed', '1.5'])).toMatch(/--seed expects a whole number/);
+    expect(usageError(['test', 'a.ts', '--watch'])).toMatch(/Unknown option '--watch'/);
+  });
+
   it('--in-cluster selects a kubeconfig cluster found as controller-runtime finds it, read-only', () => {
     const o = dashboard(['--in-cluster']);
     expect(o.cluster).toEqual({ mode: 'kubeconfig', kubeconfig: undefined, context: undefined });

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { CHURN_PROFILES, type ChurnProfile } from './cluster/sandbox/life/workload-generator';
 import { errorMessage } from './runtime/util/errors';
+import { DEFAULT_SETTLE_TIMEOUT_MS, DEFAULT_TIME_MS, type TestCommand } from './testlab/command';
 
 export const DEMO_CONTROLLERS = ['pod-counter', 'replicaset-owner', 'flaky', 'hot-loop'] as const;
 export type DemoControllerName = (typeof DEMO_CONTROLLERS)[number];
@@ -74,7 +75,12 @@ export interface AdoptGoCliOptions {
 }
 
 export type CliOptions =
-  DashboardCommand | SandboxOptions | AttachCliOptions | AdoptGoCliOptions | { command: 'help'; text: string };
+  | DashboardCommand
+  | SandboxOptions
+  | AttachCliOptions
+  | AdoptGoCliOptions
+  | TestCommand
+  | { command: 'help'; text: string };
 
 export class CliUsageError extends Error {
   override readonly name = 'CliUsageError';
@@ -89,6 +95,14 @@ Usage:
                                                 (export default async function setup(mgr: Manager), or a
                                                 named setup / setupWithManager); no example controllers
                                                 run unless --controllers names them
+  controller-scope test FILE… [--scenario FILE] [--seed N] [--runs N] [--time DUR] [--json] [--junit FILE]
+                                                perturbation testing of your controllers (the modules run
+                                                takes): a fresh sandbox per run, a reference run, then one
+                                                perturbation per run at a point of the reference trace
+                                                (stale view, unobserved state, crash after a write, API
+                                                faults on a chosen write); a finding is a run that ends in
+                                                another state or breaks an invariant. Exit code 1 on a
+                                                finding. See "Test flags" below
   controller-scope sandbox [--port P] [--kubeconfig-out FILE] [--bare]
                                                 only the sandbox cluster, for your own operator, kubectl and
                                                 other clients: simulated nodes and the built-in controllers
@@ -132,6 +146,21 @@ What to run:
                               other clients; the start-up lines print export KUBECONFIG=… either way)
       --setup-timeout SECONDS with run: report a setup that has not settled after this long, and serve the
                               dashboard meanwhile (default 30; env CONTROLLER_SCOPE_SETUP_TIMEOUT)
+
+Test flags (controller-scope test):
+      --scenario FILE         what the test does to the cluster: YAML, or a module exporting it (prepare:
+                              objects created before the controller starts, e.g. its CRDs; steps: create,
+                              update, patch, delete, burst). Default: the first FILE's \`scenario\` export,
+                              else one derived from the For kind (create three, change two, delete one)
+      --seed N                picks and orders the plans, seeds the sandbox (default 1)
+      --runs N                at most N perturbed runs (default: every plan the reference offers)
+      --time DUR              time budget for the perturbed runs, e.g. 90s or 5m (default 4m)
+      --plan PLAN             run exactly this plan (repeatable), as a finding prints it, e.g.
+                              crash@write:3, fault:409@write:2, stale:v1/ConfigMap+1@step:2
+      --settle-timeout DUR    how long the controller may take to settle after a step (default 15s)
+      --json                  print the report as JSON instead of the summary
+      --junit FILE            also write JUnit XML (one test case per run) to FILE
+      --record FILE           record the perturbed runs (with one --plan: that run) for --replay
 
 Dashboard:
       --port N                port to listen on (default 7070; 0 picks a free one)
@@ -299,6 +328,7 @@ export function parseCli(argv: string[]): CliOptions {
   }
 
   if (argv[0] === 'attach') return parseAttach(argv.slice(1));
+  if (argv[0] === 'test') return parseTest(argv.slice(1));
   if (argv[0] === 'adopt-go') return parseAdoptGo(argv.slice(1));
   const run = argv[0] === 'run';
   const { args, envtestBare } = envtestFlavour(run ? argv.slice(1) : argv);
@@ -488,4 +518,64 @@ function parseAdoptGo(args: string[]): CliOptions {
     );
   }
   return { command: 'adopt-go', dir: positionals[0] as string, dryRun: values['dry-run'] ?? false };
+}
+
+/** A duration such as 90s, 5m, 1500ms or 30 (seconds), as ms. */
+export function parseDuration(flag: string, value: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m?.[2] ?? 's'] ?? 1000;
+  const ms = m ? Math.round(Number(m[1]) * unit) : NaN;
+  if (!(ms > 0)) throw new CliUsageError(`${flag} expects a duration such as 90s, 5m or 1500ms, got '${value}'`);
+  return ms;
+}
+
+function parseCount(flag: string, value: string | undefined, min: number): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new CliUsageError(`${flag} expects a whole number of at least ${min}, got '${value}'`);
+  return Number(value);
+}
+
+function parseTest(args: string[]): CliOptions {
+  const { values, positionals } = parse(() =>
+    parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: {
+        scenario: { type: 'string' },
+        seed: { type: 'string' },
+        runs: { type: 'string' },
+        time: { type: 'string' },
+        plan: { type: 'string', multiple: true },
+        'settle-timeout': { type: 'string' },
+        json: { type: 'boolean' },
+        junit: { type: 'string' },
+        record: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }),
+  );
+  if (values.help) return { command: 'help', text: HELP };
+  if (positionals.length === 0) {
+    throw new CliUsageError(
+      'test expects one or more controller files, e.g. controller-scope test ./controller.ts. Run with --help.',
+    );
+  }
+  return {
+    command: 'test',
+    files: positionals,
+    ...(values.scenario !== undefined ? { scenario: values.scenario } : {}),
+    seed: parseCount('--seed', values.seed, 0) ?? 1,
+    ...(values.runs !== undefined ? { runs: parseCount('--runs', values.runs, 0) } : {}),
+    timeMs: values.time !== undefined ? parseDuration('--time', values.time) : DEFAULT_TIME_MS,
+    json: values.json ?? false,
+    ...(values.junit !== undefined ? { junit: values.junit } : {}),
+    plans: values.plan ?? [],
+    ...(values.record !== undefined ? { record: values.record } : {}),
+    settleTimeoutMs:
+      values['settle-timeout'] !== undefined
+        ? parseDuration('--settle-timeout', values['settle-timeout'])
+        : DEFAULT_SETTLE_TIMEOUT_MS,
+  };
 }

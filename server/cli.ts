@@ -5,6 +5,9 @@ import { CliUsageError, parseCli } from './cli-options';
 import { runStandaloneSandbox } from './cluster/sandbox';
 import { runAttach } from './attach';
 import { runAdoptGo } from './adopt-go';
+import { runTestCommand } from './testlab/command';
+import { PlanSyntaxError } from './testlab/plan';
+import { ScenarioError } from './testlab/scenario-file';
 import { runApp } from './main';
 import { applyHeapPolicy } from './heap-policy';
 import { errorMessage } from './runtime/util/errors';
@@ -19,6 +22,17 @@ async function main(argv: string[]): Promise<void> {
   if (opts.command === 'adopt-go') {
     process.exitCode = await runAdoptGo(opts);
     return;
+  }
+  if (opts.command === 'test') {
+    try {
+      process.exitCode = await runTestCommand(opts);
+    } catch (err) {
+      // A plan or scenario the user wrote wrongly is a usage error, like a bad flag.
+      if (err instanceof PlanSyntaxError || err instanceof ScenarioError) throw new CliUsageError(err.message);
+      throw err;
+    }
+    // Whatever a user's module left running (timers, sockets) must not keep the test from ending.
+    process.exit(process.exitCode);
   }
   if (opts.command === 'sandbox') {
     const s = await runStandaloneSandbox({

@@ -78,6 +78,9 @@ export interface Rule {
   room: string;
 }
 
+/** Everything a room of the product may not reach: the suites, the browser, the demos, the composition root. */
+const NOT_PRODUCT = ['test', 'web', 'server/demo', 'server/main', 'server/cli', 'server/cli-options'];
+
 export const RULES: readonly Rule[] = [
   {
     title: 'server/runtime imports no transport, UI, cluster, dashboard, demo or web code',
@@ -170,6 +173,15 @@ export const RULES: readonly Rule[] = [
     room: 'go/',
     applies: () => true,
     forbidden: (s) => !isPackage(s) && under(s, 'go'),
+  },
+  {
+    title:
+      'server/testlab imports no test code, web, demos or the composition root, and the runtime only through its front door',
+    room: 'server/testlab/',
+    applies: (p) => p.startsWith('server/testlab/') && !isTest(p),
+    forbidden: (s) =>
+      under(s, ...NOT_PRODUCT) ||
+      (under(s, 'server/runtime') && !RUNTIME_FRONT_DOOR.has(s.target)),
   },
 ];
 

@@ -37,6 +37,13 @@ const PLANTED: Record<string, { bad: SourceFile; good: SourceFile }> = {
     bad: { path: 'server/dashboard/x.ts', text: "import { startSandbox } from '../cluster/sandbox/server';" },
     good: { path: 'server/dashboard/x.ts', text: "import { stepPort } from './step-port';" },
   },
+  'server/testlab imports no test code': {
+    bad: { path: 'server/testlab/x.ts', text: "import { runSeed } from '../../test/truth/harness/run-seed';" },
+    good: {
+      path: 'server/testlab/x.ts',
+      text: "import { SandboxServer } from '../cluster/sandbox';\nimport { newManager } from '../runtime';",
+    },
+  },
   'server/cluster uses the runtime only through its front door': {
     bad: { path: 'server/cluster/sandbox/x.ts', text: "import { realClock } from '../../runtime/util/clock';" },
     good: {

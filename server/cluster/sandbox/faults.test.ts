@@ -145,6 +145,24 @@ describe('request rules', () => {
     expect(await outcome(s.faults.before(req('list')))).toBe('ok');
   });
 
+  it('fails only the named object, and a rule with times retires itself after that many failures', async () => {
+    const { s } = sandbox();
+    s.faults.addRule({ kind: 'errors', rate: 1, code: 500, verbs: ['update'], name: 'a', times: 1 });
+    expect(await outcome(s.faults.before(req('update', { name: 'b' })))).toBe('ok');
+    expect(await outcome(s.faults.before(req('create')))).toBe('ok');
+    expect(code(await outcome(s.faults.before(req('update', { name: 'a' }))))).toBe(500);
+    expect(await outcome(s.faults.before(req('update', { name: 'a' })))).toBe('ok');
+    expect(s.faults.activeRules()).toEqual([]);
+  });
+
+  it('sends no Retry-After when retryAfterSeconds is 0, so the client does not retry by itself', async () => {
+    const { s } = sandbox();
+    s.faults.addRule({ kind: 'errors', rate: 1, code: 503, retryAfterSeconds: 0 });
+    const err = await outcome(s.faults.before(req('get')));
+    expect(isStatusError(err) && err.toStatus()).toMatchObject({ code: 503, reason: 'ServiceUnavailable' });
+    expect(isStatusError(err) && err.toStatus().details?.retryAfterSeconds).toBeUndefined();
+  });
+
   it('rejects nonsense values', () => {
     const { s } = sandbox();
     expect(() => s.faults.addRule({ kind: 'latency', ms: 0 })).toThrow(RangeError);
@@ -218,6 +236,21 @@ describe('stalled watches', () => {
     expect(summary(fromRv.events)).toEqual(['ADDED b']);
     expect(initial.ended()).toBe(true);
     expect(fromRv.ended()).toBe(false);
+  });
+
+  it('lifted with relist, end with 410 Expired instead of replaying, and only where no other stall holds', async () => {
+    const { s } = sandbox();
+    const cms = await watch(s);
+    const secrets = await watch(s, SECRET);
+    const id = s.faults.stallWatches({ resource: 'configmaps', lift: 'relist' });
+    s.faults.stallWatches({ resource: 'secrets' });
+    s.store.create(cm('a'));
+    s.store.create({ ...SECRET, metadata: { name: 's', namespace: 'default' } });
+    s.faults.unstallWatches(id);
+    expect(summary(cms.events)).toEqual(['ERROR 410']);
+    expect(cms.ended()).toBe(true);
+    expect(secrets.ended()).toBe(false);
+    expect(s.faults.stalledWatches()).toBe(1);
   });
 
   it('end with 410 Expired when history was compacted while they were stuck', async () => {

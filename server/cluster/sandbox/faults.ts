@@ -25,13 +25,21 @@ export interface WatchTarget {
 /** Which requests a rule applies to; verbs absent (or containing '*') match every verb. */
 export interface RequestTarget extends WatchTarget {
   verbs?: FaultVerb[];
+  /** The object named in the path; absent: any (a create names none). */
+  name?: string;
 }
 
-/** A request rule. `until` (clock ms) retires it by itself; absent: until removed. */
-export type FaultRuleSpec = RequestTarget & { until?: number } & (
+/**
+ * A request rule. `until` (clock ms) retires it by itself; `times` retires it once it has failed that many
+ * requests (a one-shot fault on one chosen request); absent: until removed.
+ */
+export type FaultRuleSpec = RequestTarget & { until?: number; times?: number } & (
     | { kind: 'latency'; ms: number }
-    /** Fails `rate` (0..1] of matching requests with `code` (4xx/5xx). */
-    | { kind: 'errors'; rate: number; code: number }
+    /**
+     * Fails `rate` (0..1] of matching requests with `code` (4xx/5xx). 429 and 5xx carry Retry-After:
+     * `retryAfterSeconds` (default 1; 0 sends none, so the client does not retry by itself).
+     */
+    | { kind: 'errors'; rate: number; code: number; retryAfterSeconds?: number }
     /** 409 Conflict for `rate` of matching writes; verbs default to update and patch. */
     | { kind: 'conflicts'; rate: number }
   );
@@ -41,6 +49,12 @@ export type FaultRule = FaultRuleSpec & { id: string };
 export interface StallRule extends WatchTarget {
   id: string;
   until?: number;
+  /**
+   * How the stalled watches resume: 'replay' (default) sends what they missed from history; 'relist' ends
+   * them with 410 Expired, so their reflectors relist and see only the latest state of each object (missed
+   * deletes come back as tombstones).
+   */
+  lift?: 'replay' | 'relist';
 }
 
 export interface FaultState {
@@ -86,9 +100,10 @@ export interface FaultInjectorOptions {
 }
 
 /** True when `t` selects the watched type/scope `w` (see WatchTarget for namespaces). */
-export function targetMatches(t: WatchTarget, w: WatchInfo): boolean {
+export function targetMatches(t: WatchTarget & { name?: string }, w: WatchInfo & { name?: string }): boolean {
   if (t.group !== undefined && t.group !== w.group) return false;
   if (t.resource !== undefined && t.resource !== w.resource) return false;
+  if (t.name !== undefined && t.name !== w.name) return false;
   if (t.namespace !== undefined) {
     if (!w.namespaced) return false;
     if (w.namespace !== undefined && w.namespace !== t.namespace) return false;
@@ -106,6 +121,8 @@ function validate(spec: FaultRuleSpec): void {
   };
   if (spec.kind === 'latency' && !(spec.ms > 0 && Number.isFinite(spec.ms))) bad(`latency must be > 0 ms`);
   if (spec.kind !== 'latency' && !(spec.rate > 0 && spec.rate <= 1)) bad(`rate must be in (0, 1]`);
+  if (spec.times !== undefined && !(Number.isInteger(spec.times) && spec.times > 0))
+    bad(`times must be a whole number > 0`);
   if (spec.kind === 'errors' && !(Number.isInteger(spec.code) && spec.code >= 400 && spec.code <= 599))
     bad(`code must be an HTTP 4xx/5xx status`);
 }
@@ -145,7 +162,7 @@ export class FaultInjector {
    * queued). When the stall lifts they catch up from history, or get 410 Expired if it was compacted.
    * Returns the stall's id.
    */
-  stallWatches(target: WatchTarget & { until?: number } = {}): string {
+  stallWatches(target: WatchTarget & { until?: number; lift?: StallRule['lift'] } = {}): string {
     const id = `stall-${this.nextId++}`;
     const rule: StallRule = { ...structuredClone(target), id };
     this.stalls.push(rule);
@@ -169,6 +186,11 @@ export class FaultInjector {
       this.stallTimers.delete(v.id);
     }
     this.stalls = this.stalls.filter((s) => !victims.includes(s));
+    // Ended before the policy changes, so they never replay: the watches no other stall holds.
+    const expired = newGone(WATCH_EXPIRED_MESSAGE).toStatus();
+    for (const v of victims.filter((s) => s.lift === 'relist')) {
+      this.opts.hub.closeMatching((w) => targetMatches(v, w) && !this.stalls.some((s) => targetMatches(s, w)), expired);
+    }
     this.applyStalls();
     return victims.length;
   }
@@ -241,7 +263,8 @@ export class FaultInjector {
     if (delay > 0) await this.opts.clock.sleep(delay);
     for (const r of matching) {
       if (r.kind === 'latency' || this.random() >= r.rate) continue;
-      throw r.kind === 'conflicts' ? conflictFor(req) : failure(r.code);
+      if (r.times !== undefined && --r.times === 0) this.removeRule(r.id);
+      throw r.kind === 'conflicts' ? conflictFor(req) : failure(r.code, r.retryAfterSeconds);
     }
   }
 
@@ -268,9 +291,9 @@ export class FaultInjector {
   }
 }
 
-function failure(code: number): StatusError {
+function failure(code: number, retryAfterSeconds = 1): StatusError {
   const [reason, message] = REASONS[code] ?? ['', `injected fault: HTTP ${code}`];
-  const retry = code === 429 || code >= 500 ? { retryAfterSeconds: 1 } : undefined;
+  const retry = (code === 429 || code >= 500) && retryAfterSeconds > 0 ? { retryAfterSeconds } : undefined;
   return new StatusError(code, reason, message, retry);
 }
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { diffJson } from './json-diff';
+import { diffJson } from '../../../shared/protocol/json-diff';
 import { ObjectVersionStore } from './object-versions';
 import type { KubeObject } from '../../../shared/models/object';
 import type { ObjectVersion } from '../../../shared/protocol/socket';

@@ -3,7 +3,7 @@
 // and versions per object. Everything stored is already redacted.
 import type { KubeObject } from '../../../shared/models/object';
 import type { DiffOp, ObjectVersion } from '../../../shared/protocol/socket';
-import { diffJson } from './json-diff';
+import { diffJson } from '../../../shared/protocol/json-diff';
 
 export interface ObjectVersionStoreOptions {
   /** Objects tracked. Default 1000. */

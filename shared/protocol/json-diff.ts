@@ -1,6 +1,6 @@
 // A small structural diff between two JSON values as JSON-pointer operations (RFC 6902 shaped), enough to
 // show what changed between two versions of an object. Arrays compare by position.
-import type { DiffOp } from '../../../shared/protocol/socket';
+import type { DiffOp } from './socket';
 
 function escape(token: string): string {
   return token.replace(/~/g, '~0').replace(/\//g, '~1');
