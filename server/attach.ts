@@ -4,6 +4,7 @@
 import { BridgeConnection, KeyMirror, remoteCacheComparer, remoteRequeuer, remoteSteppers } from './dashboard/attach';
 import { Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
 import type { AttachCliOptions } from './cli-options';
+import { startTraceExport } from './otel';
 
 /** What `attach` needs of its parsed flags (cli-options.ts documents each). */
 export type AttachOptions = Omit<AttachCliOptions, 'command' | 'open'>;
@@ -70,6 +71,8 @@ export async function runAttach(
   const writer = opts.record
     ? new RecordingWriter({ recorder, file: opts.record, cluster, controllers: controllers() })
     : undefined;
+  const traces = startTraceExport(recorder, process.env, opts.otlpEndpoint);
+  if (traces) log(`traces: OTLP to ${traces.url}`);
   return {
     url: dashboard.url,
     dashboard,
@@ -80,6 +83,7 @@ export async function runAttach(
       await Promise.all(connections.map((c) => c.close()));
       for (const m of mirrors) m.flushDrops();
       await writer?.close();
+      await traces?.stop();
     },
   };
 }

@@ -8,6 +8,7 @@ import { ClusterControlsImpl } from './cluster/controls';
 import { checkWatchedAccess, watchedKinds } from './cluster/watch-access';
 import { EventLoopWatchdog, watchdogMsFromEnv } from './run/event-loop-watchdog';
 import { managerNotReady } from './dashboard/transport/readiness';
+import { startTraceExport } from './otel';
 import { openReplay, Recorder, RecordingWriter, startDashboard, type DashboardServer } from './dashboard';
 import { objectSourceOver } from './dashboard/cache-object-source';
 import { cacheComparerOver } from './dashboard/cache-drift';
@@ -161,6 +162,9 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
         controllers: controllerNames(),
       })
     : undefined;
+  // Before the manager starts, so the first reconciles are traced too.
+  const traces = startTraceExport(recorder, process.env, opts.otlpEndpoint);
+  if (traces) log(`traces: OTLP to ${traces.url}`);
 
   const ac = new AbortController();
   const running = manager
@@ -186,6 +190,7 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
       await user?.stop();
       await watchdog?.stop();
       await writer?.close();
+      await traces?.stop();
       await cluster.stop();
     },
   };

@@ -37,6 +37,10 @@ const PLANTED: Record<string, { bad: SourceFile; good: SourceFile }> = {
     bad: { path: 'server/dashboard/x.ts', text: "import { startSandbox } from '../cluster/sandbox/server';" },
     good: { path: 'server/dashboard/x.ts', text: "import { stepPort } from './step-port';" },
   },
+  'only server/otel imports OpenTelemetry': {
+    bad: { path: 'server/runtime/controller/x.ts', text: "import { trace } from '@opentelemetry/api';" },
+    good: { path: 'server/otel/x.ts', text: "import { trace } from '@opentelemetry/api';" },
+  },
   'server/cluster uses the runtime only through its front door': {
     bad: { path: 'server/cluster/sandbox/x.ts', text: "import { realClock } from '../../runtime/util/clock';" },
     good: {
