@@ -1,7 +1,7 @@
 // Span and trace ids: random for reconciles, derived from (uid, resourceVersion) for a write that produced a
 // version, so any process that sees the version in a watch event can name the write's span without asking
 // the process that made it. go/otel_ids.go computes the same bytes; both are tested on one fixed vector.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, randomFillSync } from 'node:crypto';
 import { OTEL_WRITE_ID_SEED } from '../../shared/protocol/otel-names';
 
 export interface SpanRef {
@@ -21,10 +21,25 @@ export function writeSpanRef(uid: string, rv: string): SpanRef {
   return { traceId: h.slice(0, 32), spanId };
 }
 
+// One call to the system's random source per 4 KiB of ids: a call per id costs more than the rest of a span.
+const pool = Buffer.alloc(4096);
+let used = pool.length;
+
+function randomHex(bytes: number): string {
+  if (used + bytes > pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  used += bytes;
+  return pool.toString('hex', used - bytes, used);
+}
+
 export function randomSpanRef(): SpanRef {
-  return { traceId: randomBytes(16).toString('hex'), spanId: randomSpanId() };
+  return { traceId: randomHex(16), spanId: randomSpanId() };
 }
 
 export function randomSpanId(): string {
-  return randomBytes(8).toString('hex');
+  let id = randomHex(8);
+  while (id === ZERO_SPAN) id = randomHex(8);
+  return id;
 }

@@ -17,14 +17,14 @@ export interface LinkPlan extends SpanRef {
 
 export interface SpanPlan extends SpanRef {
   name: string;
-  /** Absent for a root span. */
-  parentSpanId?: string;
+  /** Undefined for a root span. */
+  parentSpanId: string | undefined;
   startMs: number;
   endMs: number;
   attributes: Attrs;
   links: LinkPlan[];
   /** Set when the span failed: its status is an error with this message. */
-  error?: string;
+  error: string | undefined;
 }
 
 interface OpenReconcile extends SpanRef {
@@ -32,10 +32,10 @@ interface OpenReconcile extends SpanRef {
   key: string;
   startMs: number;
   /** When the key first waited for this reconcile, if the stream showed it. */
-  queuedMs?: number;
+  queuedMs: number | undefined;
   causes: EnqueueCause[];
   attempt: number;
-  reconcileId?: string;
+  reconcileId: string | undefined;
   wrote: LinkPlan[];
 }
 
@@ -78,16 +78,18 @@ export class SpanPlanner {
     const id = slot(ev.controller, ev.key);
     const queuedMs = this.firstQueued.get(id);
     this.firstQueued.delete(id);
+    const ids = randomSpanRef();
     const r: OpenReconcile = {
-      ...randomSpanRef(),
+      traceId: ids.traceId,
+      spanId: ids.spanId,
       controller: ev.controller,
       key: ev.key,
       startMs: ev.ts,
+      queuedMs: queuedMs !== undefined && queuedMs <= ev.ts ? queuedMs : undefined,
       causes: ev.causes,
       attempt: ev.attempt,
+      reconcileId: ev.reconcileId || undefined,
       wrote: [],
-      ...(queuedMs !== undefined && queuedMs <= ev.ts ? { queuedMs } : {}),
-      ...(ev.reconcileId ? { reconcileId: ev.reconcileId } : {}),
     };
     this.open.set(id, r);
     if (ev.reconcileId) this.byReconcileId.set(ev.reconcileId, r);
@@ -110,17 +112,9 @@ export class SpanPlanner {
     if (ev.error) attributes[OTEL_ATTR.error] = ev.error;
     if (ev.requeueAfterMs !== undefined) attributes[OTEL_ATTR.requeueAfterMs] = ev.requeueAfterMs;
     const links = [...this.causeLinks(r, id), ...r.wrote];
-    this.emit({
-      ...ref(r),
-      name: OTEL_SPAN.reconcile,
-      startMs: r.startMs,
-      endMs: ev.ts,
-      attributes,
-      links,
-      ...err(ev.error),
-    });
+    this.emit(span(r, undefined, OTEL_SPAN.reconcile, r.startMs, ev.ts, attributes, links, ev.error || undefined));
     if (r.queuedMs !== undefined) this.emit(queueWait(r, r.queuedMs));
-    remember(this.lastReconcile, id, ref(r));
+    remember(this.lastReconcile, id, { traceId: r.traceId, spanId: r.spanId });
   }
 
   /** One link per distinct target: the writes behind the watch events, then the previous reconcile on a retry. */
@@ -130,14 +124,11 @@ export class SpanPlanner {
       const src = c.source;
       if (src?.uid && src.resourceVersion && c.eventType) {
         const target = writeSpanRef(src.uid, src.resourceVersion);
-        if (!out.has(target.spanId)) out.set(target.spanId, { ...target, attributes: causeAttrs(c) });
+        if (!out.has(target.spanId)) out.set(target.spanId, link(target, causeAttrs(c)));
       }
       const prev = this.lastReconcile.get(id);
       if (RETRY_CAUSES.has(c.type) && prev && !out.has(prev.spanId)) {
-        out.set(prev.spanId, {
-          ...prev,
-          attributes: { [OTEL_ATTR.link]: OTEL_LINK.retry, [OTEL_ATTR.causeType]: c.type },
-        });
+        out.set(prev.spanId, link(prev, { [OTEL_ATTR.link]: OTEL_LINK.retry, [OTEL_ATTR.causeType]: c.type }));
       }
     }
     return [...out.values()];
@@ -163,11 +154,12 @@ export class SpanPlanner {
     if (ev.reconcileId) attributes[OTEL_ATTR.reconcileId] = ev.reconcileId;
     if (ev.error) attributes[OTEL_ATTR.error] = ev.error;
     const links: LinkPlan[] = [];
-    if (r && made) links.push({ ...ref(r), attributes: { [OTEL_ATTR.link]: OTEL_LINK.madeBy } });
-    if (r) r.wrote.push({ ...ids, attributes: { [OTEL_ATTR.link]: OTEL_LINK.wrote } });
-    const parent = r && !made ? { parentSpanId: r.spanId } : {};
-    const startMs = ev.ts - ev.durationMs;
-    this.emit({ ...ids, ...parent, name: OTEL_SPAN.write, startMs, endMs: ev.ts, attributes, links, ...err(ev.error) });
+    if (r && made) links.push(link(r, { [OTEL_ATTR.link]: OTEL_LINK.madeBy }));
+    if (r) r.wrote.push(link(ids, { [OTEL_ATTR.link]: OTEL_LINK.wrote }));
+    const parent = r && !made ? r.spanId : undefined;
+    this.emit(
+      span(ids, parent, OTEL_SPAN.write, ev.ts - ev.durationMs, ev.ts, attributes, links, ev.error || undefined),
+    );
   }
 
   /** The reconcile that made a call: by its reconcile ID, else the controller's only running one. */
@@ -185,21 +177,32 @@ export class SpanPlanner {
 }
 
 function queueWait(r: OpenReconcile, queuedMs: number): SpanPlan {
-  return {
-    traceId: r.traceId,
-    spanId: randomSpanId(),
-    parentSpanId: r.spanId,
-    name: OTEL_SPAN.queueWait,
-    startMs: queuedMs,
-    endMs: r.startMs,
-    attributes: {
-      [OTEL_ATTR.controller]: r.controller,
-      [OTEL_ATTR.key]: r.key,
-      [OTEL_ATTR.queueWaitMs]: r.startMs - queuedMs,
-      [OTEL_ATTR.causes]: r.causes.length,
-    },
-    links: [],
+  const attributes = {
+    [OTEL_ATTR.controller]: r.controller,
+    [OTEL_ATTR.key]: r.key,
+    [OTEL_ATTR.queueWaitMs]: r.startMs - queuedMs,
+    [OTEL_ATTR.causes]: r.causes.length,
   };
+  const ids = { traceId: r.traceId, spanId: randomSpanId() };
+  return span(ids, r.spanId, OTEL_SPAN.queueWait, queuedMs, r.startMs, attributes, [], undefined);
+}
+
+// Plain constructors, one shape per type: object spreads on this path cost more than the rest of a span.
+function span(
+  ids: SpanRef,
+  parentSpanId: string | undefined,
+  name: string,
+  startMs: number,
+  endMs: number,
+  attributes: Attrs,
+  links: LinkPlan[],
+  error: string | undefined,
+): SpanPlan {
+  return { traceId: ids.traceId, spanId: ids.spanId, parentSpanId, name, startMs, endMs, attributes, links, error };
+}
+
+function link(to: SpanRef, attributes: Attrs): LinkPlan {
+  return { traceId: to.traceId, spanId: to.spanId, attributes };
 }
 
 function causeAttrs(c: EnqueueCause): Attrs {
@@ -217,8 +220,6 @@ function causeAttrs(c: EnqueueCause): Attrs {
   return a;
 }
 
-const ref = (r: SpanRef): SpanRef => ({ traceId: r.traceId, spanId: r.spanId });
-const err = (e: string | undefined): { error?: string } => (e ? { error: e } : {});
 const slot = (controller: string, key: string): string => `${controller}\u0000${key}`;
 
 /** Sets a key, dropping the oldest entries past MAX_REMEMBERED_KEYS (Map keeps insertion order). */
