@@ -1,7 +1,15 @@
 // The OpenTelemetry side of the tracer: span descriptions from the planner become SDK spans with the ids,
 // times, links and attributes the planner chose, and are sent in batches by the OTLP/HTTP (protobuf)
 // exporter. It reads the probe stream only (a recorder's batches), never the runtime.
-import { ROOT_CONTEXT, SpanStatusCode, TraceFlags, trace, type Link, type Tracer } from '@opentelemetry/api';
+import {
+  ROOT_CONTEXT,
+  SpanStatusCode,
+  TraceFlags,
+  trace,
+  type HrTime,
+  type Link,
+  type Tracer,
+} from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { defaultResource, envDetector, detectResources, resourceFromAttributes } from '@opentelemetry/resources';
 import {
@@ -81,11 +89,24 @@ export class TraceExporter {
     }));
     this.ids.next = { traceId: s.traceId, spanId: s.spanId };
     try {
-      const span = this.tracer.startSpan(s.name, { startTime: s.startMs, attributes: s.attributes, links }, parent);
+      const span = this.tracer.startSpan(
+        s.name,
+        { startTime: hrTime(s.startMs), attributes: s.attributes, links },
+        parent,
+      );
       if (s.error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: s.error });
-      span.end(s.endMs);
+      span.end(hrTime(s.endMs));
     } finally {
       this.ids.next = undefined;
     }
   }
+}
+
+/**
+ * Epoch ms as [seconds, nanoseconds]. A bare number would not do: the SDK reads one below this process's
+ * start as relative to it, and an attached process's or a replayed recording's events can be older.
+ */
+function hrTime(ms: number): HrTime {
+  const seconds = Math.floor(ms / 1000);
+  return [seconds, Math.round((ms - seconds * 1000) * 1e6)];
 }
