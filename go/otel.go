@@ -2,9 +2,12 @@ package scope
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.opentelemetry.io/otel/attribute"
@@ -46,12 +49,45 @@ func otlpTracesURL(getenv func(string) string, explicit string) (string, bool) {
 	return strings.TrimRight(base, "/") + "/v1/traces", true
 }
 
-// tracer turns the planner's spans into SDK spans with the planned ids and times and exports them.
+// tracer turns the planner's spans into SDK spans with the planned ids and times and exports them. It runs
+// on a goroutine of its own behind a bounded buffer, so a collector or SDK that falls behind drops spans (counted)
+// and never slows the event stream the dashboard reads.
 type tracer struct {
 	provider *sdktrace.TracerProvider
 	tracer   trace.Tracer
 	planner  *spanPlanner
+	in       chan stamped
+	done     chan struct{}
+	dropped  atomic.Int64
+	// mu orders observe's send against shutdown's close of in.
+	mu     sync.RWMutex
+	closed bool
 }
+
+// observe hands an event to the tracer's goroutine without waiting (the encoder calls it, in order).
+func (t *tracer) observe(st stamped) {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	if t.closed {
+		return
+	}
+	select {
+	case t.in <- st:
+	default:
+		t.dropped.Add(1)
+	}
+}
+
+func (t *tracer) run() {
+	defer close(t.done)
+	for st := range t.in {
+		t.planner.observe(st.ts, st.ev)
+	}
+}
+
+// maxQueuedSpans is the batcher's queue: the SDK's default (2048) drops spans in the burst a busy controller
+// makes (three per reconcile) before the first batch is sent.
+const maxQueuedSpans = 65536
 
 type plannedIDsKey struct{}
 
@@ -73,7 +109,7 @@ func (plannedIDs) NewSpanID(ctx context.Context, _ trace.TraceID) trace.SpanID {
 	return randomSpanID()
 }
 
-func newTracer(url, process string, exporter sdktrace.SpanExporter) (*tracer, error) {
+func newTracer(url, process string, buffer int, exporter sdktrace.SpanExporter) (*tracer, error) {
 	ctx := context.Background()
 	if exporter == nil {
 		var err error
@@ -85,9 +121,10 @@ func newTracer(url, process string, exporter sdktrace.SpanExporter) (*tracer, er
 	if err != nil {
 		return nil, err
 	}
-	p := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithIDGenerator(plannedIDs{}), sdktrace.WithBatcher(exporter))
-	t := &tracer{provider: p, tracer: p.Tracer("github.com/controller-scope/controller-scope/go")}
+	p := sdktrace.NewTracerProvider(sdktrace.WithResource(res), sdktrace.WithIDGenerator(plannedIDs{}), sdktrace.WithBatcher(exporter, sdktrace.WithMaxQueueSize(maxQueuedSpans)))
+	t := &tracer{provider: p, tracer: p.Tracer("github.com/controller-scope/controller-scope/go"), in: make(chan stamped, buffer), done: make(chan struct{})}
 	t.planner = newSpanPlanner(t.export)
+	go t.run()
 	return t, nil
 }
 
@@ -136,8 +173,21 @@ func (t *tracer) export(s spanPlan) {
 	span.End(trace.WithTimestamp(s.end))
 }
 
+// shutdown plans what is buffered, then sends every span still waiting.
 func (t *tracer) shutdown() error {
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		return nil
+	}
+	t.closed = true
+	close(t.in)
+	t.mu.Unlock()
+	<-t.done
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
+	if d := t.dropped.Load(); d > 0 {
+		fmt.Fprintf(os.Stderr, "controller-scope: %d events reached no span: the trace exporter fell behind\n", d)
+	}
 	return t.provider.Shutdown(ctx)
 }

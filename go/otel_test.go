@@ -52,7 +52,7 @@ func attrOf(kvs []attribute.KeyValue, key string) string {
 
 func TestOtelReconcileWriteAndQueueWait(t *testing.T) {
 	mem := tracetest.NewInMemoryExporter()
-	tr, err := newTracer("", "test/1", mem)
+	tr, err := newTracer("", "test/1", 16, mem)
 	if err != nil {
 		t.Fatal(err)
 	}

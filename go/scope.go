@@ -91,7 +91,7 @@ func New(cfg Config) (*Scope, error) {
 	}
 	s.enabled.Store(true)
 	if url, ok := otlpTracesURL(os.Getenv, cfg.OTLPEndpoint); ok {
-		t, err := newTracer(url, cfg.Process, nil)
+		t, err := newTracer(url, cfg.Process, cfg.Buffer, nil)
 		if err != nil {
 			return nil, fmt.Errorf("traces to %s: %w", url, err)
 		}
@@ -219,9 +219,9 @@ func (s *Scope) encode() {
 			reported = d
 		}
 		s.ring.append(st.ts, st.ev)
-		// The encoder sees every event once and in order: the span planner needs both and no lock.
+		// The encoder sees every event once and in order, which the span planner needs.
 		if s.tracer != nil {
-			s.tracer.planner.observe(st.ts, st.ev)
+			s.tracer.observe(st)
 		}
 	}
 }

@@ -56,7 +56,11 @@ export class TraceExporter {
     this.provider = new BasicTracerProvider({
       resource,
       idGenerator: this.ids,
-      spanProcessors: [new BatchSpanProcessor(exporter, { scheduledDelayMillis: opts.config.scheduleDelayMs })],
+      // The SDK's default queue (2048) drops spans from one recorder batch of a busy controller (5000
+      // events, three spans per reconcile) before the first export can run.
+      spanProcessors: [
+        new BatchSpanProcessor(exporter, { scheduledDelayMillis: opts.config.scheduleDelayMs, maxQueueSize: 65_536 }),
+      ],
     });
     this.tracer = this.provider.getTracer('controller-scope');
   }
