@@ -9,7 +9,8 @@
 //   --no-envtest  skip the kube-apiserver rows instead of building kube-apiserver + etcd when they are missing
 //   --only LIST   run only these parts, comma-separated: inproc (workqueue, rate-limited queue, informer and
 //                 their client-go peers), ingest, latency, probe, scale, browser, recording (bytes per event of a
-//                 recording on the hot-loop workload) (e.g. --only inproc or --only ingest,latency)
+//                 recording on the hot-loop workload), otel (trace export per reconcile, to Jaeger when built)
+//                 (e.g. --only inproc or --only ingest,latency)
 // Figures are also written to bench/results/latest.json; a run with --only keeps the figures of the parts it
 // did not run from the file (its "measured" field dates each part).
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,7 @@ import {
   type RecorderBreakdown,
   type RecorderCost,
 } from './probe-cost';
+import { benchOtelCost } from './otel-cost';
 import { benchReconcileLatency, latencyLines, type LatencyRow } from './reconcile-latency';
 import { benchRecordingBytesApart, recordingLines, type RecordingBytesResult } from './recording-bytes';
 import { benchSandbox, startSandboxHost, type SandboxHost } from './sandbox';
@@ -52,6 +54,7 @@ const withBrowser = !args.has('--no-browser') && part('browser');
 const withIngest = !args.has('--no-ingest') && part('ingest');
 const withLatency = !args.has('--no-sandbox') && part('latency');
 const withProbe = part('probe');
+const withOtel = part('otel');
 const withRecording = !args.has('--no-sandbox') && part('recording');
 const withScale = !args.has('--no-scale') && part('scale');
 const inProcess = part('inproc');
@@ -126,6 +129,12 @@ async function main(): Promise<void> {
     onlyOurs.push(...probe.figures);
     recorderCosts = probe.costs;
     recorderBreakdown = probe.breakdown;
+  }
+
+  let traceExport: Figure[] = [];
+  if (withOtel) {
+    log('trace export cost…');
+    traceExport = await benchOtelCost(quick ? 2_000 : 20_000, shape.reps, notes);
   }
 
   let recording: RecordingBytesResult | undefined;
@@ -263,6 +272,7 @@ async function main(): Promise<void> {
       : []),
     ...(onlyOurs.length ? ['Ours only:', '', oursOnly(onlyOurs)] : []),
     ...(recorderCosts.length ? ['', recorderTargetTable(recorderCosts, recorderBreakdown)] : []),
+    ...(traceExport.length ? ['', 'Trace export (README "Traces"):', '', oursOnly(traceExport)] : []),
     ...(recording ? ['', ...recordingLines(recording)] : []),
     ...(latency.length ? ['', ...latencyLines(latency, latencySeconds)] : []),
     ...(scale ? ['', ...scaleLines(scale)] : []),
@@ -287,6 +297,7 @@ async function main(): Promise<void> {
       value: { costs: recorderCosts, breakdown: recorderBreakdown, targets: recorderTargets(recorderCosts) },
     },
     recording: { ran: withRecording, value: recording },
+    traceExport: { ran: withOtel, value: traceExport },
     reconcileLatency: { ran: withLatency, value: latency },
     scale: { ran: withScale, value: scale },
     watchDelivery: { ran: withSandbox, value: delivery },

@@ -3,6 +3,10 @@ package scope
 import (
 	"context"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -24,16 +28,25 @@ import (
 
 // BenchmarkControllerLoop drives a real controller-runtime controller (priority queue, one worker) with
 // b.N events for distinct objects through EnqueueRequestForObject to a reconciler that does nothing, once
-// plain and once with the bridge's queue, handler and reconciler taps (events encoded, no reader). It
-// reports wall time per reconcile and the process CPU per reconcile (the encoder's goroutine included).
+// plain, with the bridge's queue, handler and reconciler taps (events encoded, no reader), and with the taps
+// and trace export: spans sent over OTLP/HTTP to $CONTROLLER_SCOPE_BENCH_OTLP (a collector; bench/go-bridge.ts
+// starts Jaeger) or else to a local endpoint that accepts and discards them. It reports wall time per
+// reconcile and the process CPU per reconcile (the encoder's goroutine included; with traces, until the last
+// span is sent).
 func BenchmarkControllerLoop(b *testing.B) {
-	for _, tapped := range []bool{false, true} {
-		name := "plain"
-		if tapped {
-			name = "bridge"
+	b.Run("plain", func(b *testing.B) { runControllerLoop(b, false, "") })
+	b.Run("bridge", func(b *testing.B) { runControllerLoop(b, true, "") })
+	b.Run("traced", func(b *testing.B) {
+		endpoint := os.Getenv("CONTROLLER_SCOPE_BENCH_OTLP")
+		if endpoint == "" {
+			sink := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				_, _ = io.Copy(io.Discard, r.Body)
+			}))
+			defer sink.Close()
+			endpoint = sink.URL
 		}
-		b.Run(name, func(b *testing.B) { runControllerLoop(b, tapped) })
-	}
+		runControllerLoop(b, true, endpoint)
+	})
 }
 
 func cpuNow() time.Duration {
@@ -42,8 +55,11 @@ func cpuNow() time.Duration {
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-func runControllerLoop(b *testing.B, tapped bool) {
-	s, _ := New(Config{Addr: "off", Process: "bench"})
+func runControllerLoop(b *testing.B, tapped bool, otlp string) {
+	s, err := New(Config{Addr: "off", Process: "bench", OTLPEndpoint: otlp})
+	if err != nil {
+		b.Fatal(err)
+	}
 	defer s.Close()
 	var done atomic.Int64
 	finished := make(chan struct{})
@@ -88,7 +104,18 @@ func runControllerLoop(b *testing.B, tapped bool) {
 		ch <- event.GenericEvent{Object: o}
 	}
 	<-finished
+	if otlp != "" {
+		// Every span handed to the exporter and acknowledged: part of the cost.
+		for len(s.in) > 0 {
+			time.Sleep(time.Millisecond)
+		}
+		_ = s.Close()
+	}
 	b.StopTimer()
 	b.ReportMetric(float64(cpuNow()-cpu0)/float64(b.N), "cpu-ns/op")
-	b.ReportMetric(float64(s.Dropped()), "dropped")
+	dropped := s.Dropped()
+	if s.tracer != nil {
+		dropped += s.tracer.dropped.Load()
+	}
+	b.ReportMetric(float64(dropped), "dropped")
 }

@@ -42,6 +42,10 @@ type Config struct {
 	Keep int
 	// Now is the clock for timestamps. Default time.Now.
 	Now func() time.Time
+	// OTLPEndpoint is an OpenTelemetry collector's OTLP/HTTP base URL (http://localhost:4318) to send
+	// traces to. Default: off, unless OTEL_EXPORTER_OTLP_ENDPOINT, OTEL_EXPORTER_OTLP_TRACES_ENDPOINT or
+	// OTEL_TRACES_EXPORTER=otlp say otherwise (README "Traces").
+	OTLPEndpoint string
 }
 
 // Scope collects events from the taps and serves them. Emitting never blocks: a full buffer drops.
@@ -61,6 +65,7 @@ type Scope struct {
 	byType      sync.Map // reflector type description -> *informerTap
 	server      *server
 	serveErr    error
+	tracer      *tracer // nil unless traces are exported
 	lease       string
 	managers    map[manager.Manager]bool
 	// reader is the first manager's API reader (reads that never touch the cache), for GET /compare;
@@ -85,10 +90,21 @@ func New(cfg Config) (*Scope, error) {
 		queues: map[string]commandTarget{},
 	}
 	s.enabled.Store(true)
+	if url, ok := otlpTracesURL(os.Getenv, cfg.OTLPEndpoint); ok {
+		t, err := newTracer(url, cfg.Process, cfg.Buffer, nil)
+		if err != nil {
+			return nil, fmt.Errorf("traces to %s: %w", url, err)
+		}
+		s.tracer = t
+	}
 	go s.encode()
 	if cfg.Addr != "off" {
 		srv, err := serve(s, cfg.Addr, cfg.Token)
 		if err != nil {
+			s.enabled.Store(false)
+			if s.tracer != nil {
+				_ = s.tracer.shutdown()
+			}
 			return nil, err
 		}
 		s.server = srv
@@ -158,9 +174,15 @@ func (s *Scope) Addr() string {
 	return s.server.addr()
 }
 
-// Close stops the server. Taps keep working and their events are discarded.
+// Close stops the server and sends the spans not exported yet. Taps keep working and their events are
+// discarded.
 func (s *Scope) Close() error {
 	s.enabled.Store(false)
+	if s.tracer != nil {
+		if err := s.tracer.shutdown(); err != nil {
+			fmt.Fprintf(os.Stderr, "controller-scope: sending the last spans: %v\n", err)
+		}
+	}
 	if s.server != nil {
 		return s.server.close()
 	}
@@ -197,6 +219,10 @@ func (s *Scope) encode() {
 			reported = d
 		}
 		s.ring.append(st.ts, st.ev)
+		// The encoder sees every event once and in order, which the span planner needs.
+		if s.tracer != nil {
+			s.tracer.observe(st)
+		}
 	}
 }
 

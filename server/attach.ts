@@ -13,6 +13,7 @@ import {
   type DashboardServer,
 } from './dashboard';
 import type { AttachCliOptions } from './cli-options';
+import { startTraceExport } from './otel';
 
 /** What `attach` needs of its parsed flags (cli-options.ts documents each). */
 export type AttachOptions = Omit<AttachCliOptions, 'command' | 'open'>;
@@ -79,6 +80,8 @@ export async function runAttach(
   const writer = opts.record
     ? new RecordingWriter({ recorder, file: opts.record, cluster, controllers: controllers() })
     : undefined;
+  const traces = startTraceExport(recorder, process.env, opts.otlpEndpoint);
+  if (traces) log(`traces: OTLP to ${traces.url}`);
   return {
     url: dashboard.url,
     dashboard,
@@ -89,6 +92,7 @@ export async function runAttach(
       await Promise.all(connections.map((c) => c.close()));
       for (const m of mirrors) m.flushDrops();
       await writer?.close();
+      await traces?.stop();
     },
   };
 }

@@ -34,6 +34,8 @@ export interface DashboardCommand {
   authToken?: string;
   allowWrites: boolean;
   record?: string;
+  /** --otlp-endpoint: the OTLP/HTTP collector to send traces to (base URL; /v1/traces is appended). */
+  otlpEndpoint?: string;
   /** --ring-bytes: the recorder's byte budget for past events. Default: the recorder's (64 MiB). */
   ringBytes?: number;
   /** The sandbox's or envtest's demo churn: a profile, or none (the default with run). Absent: steady. */
@@ -62,6 +64,8 @@ export interface AttachCliOptions {
   host: string;
   authToken?: string;
   record?: string;
+  /** --otlp-endpoint, as for the dashboard command. */
+  otlpEndpoint?: string;
   /** --ring-bytes, as for the dashboard command. */
   ringBytes?: number;
   open: boolean;
@@ -172,6 +176,9 @@ Dashboard:
                               to a bug report; gunzip -c FILE | head reads it)
       --ring-bytes SIZE       memory for past events kept for reconnects, history and export, e.g. 16MiB
                               or 1GiB (default 64MiB); the oldest go first once it is full
+      --otlp-endpoint URL     send traces (reconciles, queue waits, writes, their causes as links) to an
+                              OpenTelemetry collector's OTLP/HTTP endpoint, e.g. http://localhost:4318;
+                              OTEL_EXPORTER_OTLP_ENDPOINT or OTEL_TRACES_EXPORTER=otlp do the same
       --open                  open the dashboard in a browser
   -h, --help                  this text
 `;
@@ -353,6 +360,7 @@ export function parseCli(argv: string[]): CliOptions {
         'auth-token-file': { type: 'string' },
         'allow-writes': { type: 'boolean' },
         record: { type: 'string' },
+        'otlp-endpoint': { type: 'string' },
         'ring-bytes': { type: 'string' },
         open: { type: 'boolean' },
         watch: { type: 'boolean' },
@@ -439,11 +447,22 @@ export function parseCli(argv: string[]): CliOptions {
     authToken,
     allowWrites: values['allow-writes'] ?? false,
     record: values.record,
+    ...otlpEndpoint(values['otlp-endpoint']),
     ...(values['ring-bytes'] !== undefined ? { ringBytes: parseByteSize('--ring-bytes', values['ring-bytes']) } : {}),
     workload,
     ...(values['kubeconfig-out'] !== undefined ? { kubeconfigOut: values['kubeconfig-out'] } : {}),
     open: values.open ?? false,
   };
+}
+
+function otlpEndpoint(given: string | undefined): { otlpEndpoint?: string } {
+  if (given === undefined) return {};
+  if (!/^https?:\/\/[^\s/]+/.test(given)) {
+    throw new CliUsageError(
+      `--otlp-endpoint takes the collector's OTLP/HTTP URL, e.g. http://localhost:4318, got '${given.slice(0, 80)}'`,
+    );
+  }
+  return { otlpEndpoint: given };
 }
 
 function parseWorkload(given: string | undefined, fallback: ChurnProfile | 'none'): ChurnProfile | 'none' {
@@ -466,6 +485,7 @@ function parseAttach(args: string[]): CliOptions {
         host: { type: 'string' },
         'auth-token': { type: 'string' },
         record: { type: 'string' },
+        'otlp-endpoint': { type: 'string' },
         'ring-bytes': { type: 'string' },
         open: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -494,6 +514,7 @@ function parseAttach(args: string[]): CliOptions {
     host: values.host ?? '127.0.0.1',
     ...(authToken ? { authToken } : {}),
     ...(values.record ? { record: values.record } : {}),
+    ...otlpEndpoint(values['otlp-endpoint']),
     ...(values['ring-bytes'] !== undefined ? { ringBytes: parseByteSize('--ring-bytes', values['ring-bytes']) } : {}),
     open: values.open ?? false,
   };

@@ -18,6 +18,7 @@ import {
   stepPort,
   type DashboardServer,
 } from './dashboard';
+import { startTraceExport } from './otel';
 import { registerDemoControllers, WRITING_DEMOS, type DemoName } from './demo';
 import { CachedClient, newManager, newRegistry, type Manager } from './runtime';
 import { readOnlyClient } from './run/read-only-client';
@@ -167,6 +168,9 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
         controllers: controllerNames(),
       })
     : undefined;
+  // Before the manager starts, so the first reconciles are traced too.
+  const traces = startTraceExport(recorder, process.env, opts.otlpEndpoint);
+  if (traces) log(`traces: OTLP to ${traces.url}`);
 
   const ac = new AbortController();
   const running = manager
@@ -192,6 +196,7 @@ export async function runApp(opts: DashboardCommand, log: (line: string) => void
       await user?.stop();
       await watchdog?.stop();
       await writer?.close();
+      await traces?.stop();
       await cluster.stop();
     },
   };

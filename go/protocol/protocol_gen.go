@@ -1090,6 +1090,69 @@ type BridgeHello struct {
 // BridgeEvent is one of: BridgeProcessEvent, BridgeDroppedEvent.
 type BridgeEvent = RuntimeEvent
 
+// From shared/protocol/otel-names.ts.
+
+// Span names.
+const (
+	// One reconcile, from its start to its result.
+	OtelSpanReconcile = "reconcile"
+	// A key waiting in the workqueue: from the first enqueue after its last reconcile to this reconcile's start.
+	OtelSpanQueueWait = "queue wait"
+	// One client write (create, update, patch, delete, status), with the version it produced.
+	OtelSpanWrite = "write"
+)
+
+// Attribute keys on spans and links.
+const (
+	OtelAttrController      = "controller_scope.controller"
+	OtelAttrKey             = "controller_scope.key"
+	OtelAttrReconcileID     = "controller_scope.reconcile_id"
+	OtelAttrResult          = "controller_scope.result"
+	OtelAttrError           = "controller_scope.error"
+	OtelAttrAttempt         = "controller_scope.attempt"
+	OtelAttrRequeueAfterMs  = "controller_scope.requeue_after_ms"
+	OtelAttrCauses          = "controller_scope.causes"
+	OtelAttrQueueWaitMs     = "controller_scope.queue_wait_ms"
+	OtelAttrVerb            = "controller_scope.verb"
+	OtelAttrObjectKind      = "controller_scope.object.kind"
+	OtelAttrObjectNamespace = "controller_scope.object.namespace"
+	OtelAttrObjectName      = "controller_scope.object.name"
+	OtelAttrObjectUID       = "controller_scope.object.uid"
+	// On a write: the resourceVersion the API server gave the object. On a cause link: the version delivered.
+	OtelAttrObjectResourceVersion = "controller_scope.object.resource_version"
+	OtelAttrStatusCode            = "controller_scope.status_code"
+	// On a link: what it means (one of OTEL_LINK).
+	OtelAttrLink = "controller_scope.link"
+	// On a cause link: the cause's type (event, owner, mapped, requeue, ...) and the event's type.
+	OtelAttrCauseType = "controller_scope.cause.type"
+	OtelAttrEventType = "controller_scope.cause.event_type"
+)
+
+// What a link says, in its `controller_scope.link` attribute.
+const (
+	// reconcile → the write that produced the version a watch event delivered (any process, any language).
+	OtelLinkCause = "cause"
+	// reconcile → the previous reconcile of the key, for a requeue, requeueAfter or error backoff.
+	OtelLinkRetry = "retry"
+	// reconcile → each write it made.
+	OtelLinkWrote = "wrote"
+	// write → the reconcile that made it.
+	OtelLinkMadeBy = "made_by"
+)
+
+// OpenTelemetry semantic-convention resource keys the exporters set.
+const (
+	OtelResourceServiceName       = "service.name"
+	OtelResourceServiceInstanceID = "service.instance.id"
+	OtelResourceK8sPodName        = "k8s.pod.name"
+	OtelResourceK8sNamespaceName  = "k8s.namespace.name"
+)
+
+// The seed of a write's ids: SHA-256 of seed, NUL, uid, NUL, resourceVersion; the trace id is the first 16
+// bytes, the span id the next 8. Every process computes the same ids for the write that made a version, so
+// a reconcile in another process links to it knowing only the event's uid and resourceVersion.
+const OtelWriteIDSeed = "controller-scope/write/v1"
+
 // From shared/protocol/commands.ts.
 
 // Step mode for one controller: 'hold' stops dispatching queued keys to workers, 'next' releases exactly one,

@@ -26,6 +26,7 @@ const SOURCES: { file: string; only?: string[] }[] = [
   { file: 'shared/protocol/events-controller.ts' },
   { file: 'shared/protocol/bridge-limits.ts', only: ['BridgeDropCause'] },
   { file: 'shared/protocol/events-bridge.ts' },
+  { file: 'shared/protocol/otel-names.ts' },
   {
     file: 'shared/protocol/commands.ts',
     only: [
@@ -241,14 +242,38 @@ function declarations(src: { file: string; only?: string[] }, ctx: Ctx): string[
       // Other aliases (intersections, mapped types) describe TypeScript-side helpers only.
     } else if (ts.isVariableStatement(st)) {
       for (const d of st.declarationList.declarations) {
-        if (ts.isIdentifier(d.name) && d.initializer && ts.isNumericLiteral(d.initializer) && keep(d.name.text)) {
-          const name = goName(d.name.text.toLowerCase().replace(/_(.)/g, (_m, c: string) => c.toUpperCase()));
-          out.push(`${comment(st, ctx.sf)}const ${name} = ${d.initializer.text}\n`);
-        }
+        if (ts.isIdentifier(d.name) && d.initializer && keep(d.name.text)) out.push(...constant(d, st, ctx));
       }
     }
   }
   return out;
+}
+
+/** SCREAMING_CASE to the Go name: OTEL_WRITE_ID_SEED → OtelWriteIDSeed. */
+function constName(name: string): string {
+  return goName(name.toLowerCase().replace(/_(.)/g, (_m, c: string) => c.toUpperCase()));
+}
+
+/**
+ * A numeric or string constant becomes a Go const; an object of string literals (`{ a: 'x' } as const`) a
+ * const block named after it and each key (OTEL_SPAN.reconcile → OtelSpanReconcile), with the keys' comments.
+ */
+function constant(d: ts.VariableDeclaration, st: ts.VariableStatement, ctx: Ctx): string[] {
+  const name = constName((d.name as ts.Identifier).text);
+  const init = d.initializer && ts.isAsExpression(d.initializer) ? d.initializer.expression : d.initializer;
+  if (init === undefined) return [];
+  if (ts.isNumericLiteral(init) || ts.isStringLiteral(init)) {
+    const value = ts.isStringLiteral(init) ? JSON.stringify(init.text) : init.text;
+    return [`${comment(st, ctx.sf)}const ${name} = ${value}\n`];
+  }
+  if (!ts.isObjectLiteralExpression(init)) return [];
+  const consts: string[] = [];
+  for (const p of init.properties) {
+    if (!ts.isPropertyAssignment(p) || !ts.isStringLiteral(p.initializer)) return [];
+    const key = p.name.getText(ctx.sf);
+    consts.push(`${comment(p, ctx.sf, '\t')}\t${name}${goName(key)} = ${JSON.stringify(p.initializer.text)}\n`);
+  }
+  return [`${comment(st, ctx.sf)}const (\n${consts.join('')})\n`];
 }
 
 /** gofmt from the Go toolchain: the installed one, or the one on PATH. */

@@ -125,6 +125,13 @@ export const RULES: readonly Rule[] = [
     forbidden: (s) => under(s, 'server/cluster', 'server/demo', 'web'),
   },
   {
+    // Tracing is an audience like the dashboard: it reads the probe stream, and the port stays unaware of it.
+    title: 'only server/otel imports OpenTelemetry (the runtime, dashboard and shared code never do)',
+    room: 'server/otel/',
+    applies: (p) => !p.startsWith('server/otel/'),
+    forbidden: (s) => isPackage(s) && s.spec.startsWith('@opentelemetry/'),
+  },
+  {
     title: 'server/cluster uses the runtime only through its front door or the cache/client barrels',
     room: 'server/cluster/',
     applies: (p) => p.startsWith('server/cluster/'),

@@ -44,6 +44,10 @@ const PLANTED: Record<string, { bad: SourceFile; good: SourceFile }> = {
       text: "import { SandboxServer } from '../cluster/sandbox';\nimport { newManager } from '../runtime';",
     },
   },
+  'only server/otel imports OpenTelemetry': {
+    bad: { path: 'server/runtime/controller/x.ts', text: "import { trace } from '@opentelemetry/api';" },
+    good: { path: 'server/otel/x.ts', text: "import { trace } from '@opentelemetry/api';" },
+  },
   'server/cluster uses the runtime only through its front door': {
     bad: { path: 'server/cluster/sandbox/x.ts', text: "import { realClock } from '../../runtime/util/clock';" },
     good: {

@@ -17,4 +17,11 @@ describe('generated Go protocol types', () => {
       expect(go).toContain(`= ${JSON.stringify(kind)}`);
     }
   });
+
+  it('carry the OpenTelemetry span names and attribute keys (shared/protocol/otel-names.ts)', () => {
+    const go = generateGoProtocol();
+    expect(go).toMatch(/OtelSpanReconcile\s+= "reconcile"/);
+    expect(go).toMatch(/OtelAttrObjectResourceVersion\s+= "controller_scope.object.resource_version"/);
+    expect(go).toContain('const OtelWriteIDSeed = "controller-scope/write/v1"');
+  });
 });
