@@ -80,6 +80,10 @@ describe('panels over a recorded session', () => {
     expect(t).toContain('Queue length');
     expect(t).toContain('Replaced');
     expect(t).toMatch(/Pending deltas per key/);
+    // The recording's informers run RealFIFO, which pops one delta at a time: never "accumulated".
+    expect(pods?.fifo).toBe('RealFIFO');
+    expect(t).toContain('each pop hands the oldest queued delta');
+    expect(t).not.toContain('accumulated deltas');
   });
 
   it('indexer: store size and the keys known without a server', () => {

@@ -27,6 +27,8 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
   const pops = recentPops(view.log, inf.id);
   const c = inf.counters;
   const windowMs = view.limits.rateWindowMs;
+  // RealFIFO pops one delta at a time; only DeltaFIFO hands a key's accumulated deltas together.
+  const realFifo = inf.fifo === 'RealFIFO';
   return (
     <div className="page" data-testid="panel-delta-fifo">
       <PageHead
@@ -86,7 +88,13 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
       </div>
       <Card
         title="Recent pops"
-        right={<span className="dim">each pop hands one key’s accumulated deltas to the informer</span>}
+        right={
+          <span className="dim">
+            {realFifo
+              ? 'each pop hands the oldest queued delta, one change of one object, to the informer'
+              : 'each pop hands one key’s accumulated deltas to the informer'}
+          </span>
+        }
         flush
       >
         <DataTable
@@ -98,7 +106,7 @@ export function DeltaFifo({ view, route, now }: PanelProps) {
             <>
               <th>time</th>
               <th>key</th>
-              <th>deltas delivered together</th>
+              <th>{realFifo ? 'delta delivered' : 'deltas delivered together'}</th>
               <th className="r">left in queue</th>
               <th className="r">process</th>
             </>
