@@ -161,14 +161,7 @@ export class ControlPlane {
       for (let attempt = 1; ; attempt++) {
         try {
           const urls = await this.startOnce(assets, tmpDir, pki, tls, attempt, signal);
-          const kubeconfig = renderKubeconfig({
-            server: urls.apiServerUrl,
-            caPem: tls.ca,
-            certPem: tls.cert,
-            keyPem: tls.key,
-          });
-          const kubeconfigPath = join(tmpDir, 'kubeconfig');
-          await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
+          const { kubeconfig, kubeconfigPath } = urls;
           this.current = {
             apiServerUrl: urls.apiServerUrl,
             etcdUrl: urls.etcdUrl,
@@ -215,6 +208,8 @@ export class ControlPlane {
   ): Promise<{
     apiServerUrl: string;
     etcdUrl: string;
+    kubeconfig: string;
+    kubeconfigPath: string;
     phases: { etcdMs: number; apiServerMs: number; namespaceMs: number; controllerManagerMs?: number };
   }> {
     const host = '127.0.0.1';
@@ -333,9 +328,14 @@ export class ControlPlane {
       signal,
     });
     const namespaceMs = lap();
-    if (!this.options.controllerManager) return { apiServerUrl, etcdUrl, phases: { etcdMs, apiServerMs, namespaceMs } };
-    await this.startControllerManager({ assets, tmpDir, pki, tls, apiServerUrl, attempt, signal });
-    return { apiServerUrl, etcdUrl, phases: { etcdMs, apiServerMs, namespaceMs, controllerManagerMs: lap() } };
+    // The admin kubeconfig, written once: the caller hands it out, and the controller manager runs with it.
+    const kubeconfig = renderKubeconfig({ server: apiServerUrl, caPem: tls.ca, certPem: tls.cert, keyPem: tls.key });
+    const kubeconfigPath = join(tmpDir, 'kubeconfig');
+    await writeFile(kubeconfigPath, kubeconfig, { mode: 0o600 });
+    const up = { apiServerUrl, etcdUrl, kubeconfig, kubeconfigPath };
+    if (!this.options.controllerManager) return { ...up, phases: { etcdMs, apiServerMs, namespaceMs } };
+    await this.startControllerManager({ assets, tmpDir, pki, kubeconfig: kubeconfigPath, ca: tls.ca, signal });
+    return { ...up, phases: { etcdMs, apiServerMs, namespaceMs, controllerManagerMs: lap() } };
   }
 
   /**
@@ -347,12 +347,13 @@ export class ControlPlane {
     assets: EnvtestAssets;
     tmpDir: string;
     pki: Awaited<ReturnType<typeof generatePki>>;
-    tls: { ca: string; cert: string; key: string };
-    apiServerUrl: string;
-    attempt: number;
+    /** Path of the admin kubeconfig. */
+    kubeconfig: string;
+    /** The plane's CA, PEM: the /healthz answer is verified against it. */
+    ca: string;
     signal?: AbortSignal;
   }): Promise<void> {
-    const { assets, pki, tls } = at;
+    const { assets, pki, kubeconfig, ca } = at;
     if (!assets.kubeControllerManager) {
       throw new Error(
         `kube-controller-manager not found beside kube-apiserver (binaries from ${assets.source}): ` +
@@ -362,9 +363,6 @@ export class ControlPlane {
     }
     const host = '127.0.0.1';
     const port = await freePort(host);
-    const kubeconfig = join(at.tmpDir, `controller-manager-${at.attempt}.kubeconfig`);
-    const rendered = renderKubeconfig({ server: at.apiServerUrl, caPem: tls.ca, certPem: tls.cert, keyPem: tls.key });
-    await writeFile(kubeconfig, rendered, { mode: 0o600 });
     const args = toArgs(
       {
         kubeconfig,
@@ -392,7 +390,7 @@ export class ControlPlane {
     await pollUntilReady({
       describe: `kube-controller-manager https://${host}:${port}/healthz`,
       probe: async () => {
-        const r = await httpCall(`https://${host}:${port}/healthz`, { tls: { ca: tls.ca }, timeoutMs: 5_000 });
+        const r = await httpCall(`https://${host}:${port}/healthz`, { tls: { ca }, timeoutMs: 5_000 });
         if (r.status !== 200) throw new Error(`status ${r.status}: ${r.body.slice(0, 300)}`);
         return true;
       },
